@@ -192,7 +192,7 @@ class Message:
 
     def replace(self, **changes: Any) -> Message:
         """Return a copy with some fields changed (the token cache is not carried over)."""
-        fields_ = {"role": self.role, "content": self.content, "name": self.name, "meta": self.meta}
+        fields_: dict[str, Any] = {"role": self.role, "content": self.content, "name": self.name, "meta": self.meta}
         fields_.update(changes)
         return Message(**fields_)
 

@@ -60,7 +60,7 @@ Handler = Callable[[CLIContext], int]
 class _Parser(argparse.ArgumentParser):
     """An argparse parser that raises instead of exiting, so ``main`` controls output."""
 
-    def error(self, message: str) -> Any:  # type: ignore[override]
+    def error(self, message: str) -> Any:
         raise _UsageError(f"{self.prog}: {message}")
 
 
@@ -69,9 +69,9 @@ class _UsageError(Exception):
 
 
 def _command_modules() -> list[Any]:
-    from contextfold._cli import _count, _inspect, _validate
+    from contextfold._cli import _count, _guard, _inspect, _prompt, _validate, _workspace
 
-    return [_count, _inspect, _validate]
+    return [_count, _guard, _inspect, _prompt, _validate, _workspace]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,98 @@
+"""Guard benchmark: recall / false-positive rate per category on tune and eval, scan throughput, fence cost.
+
+Run: .venv/bin/python benchmarks/bench_guard.py [--dev /work/shared/corpus/dev]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import time
+from pathlib import Path
+
+from contextfold._guard import Fence, redact_secrets, scan_injection
+from contextfold._tokens import BytesCounter
+
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "guard"
+
+
+def rates(part: str) -> list[tuple[str, int, int, int, int]]:
+    rows = [json.loads(x) for x in (DATA / f"{part}.jsonl").read_text(encoding="utf-8").splitlines()]
+    inj: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    ben: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    for r in rows:
+        hit = int(any(f.blocking for f in scan_injection(r["text"])))
+        table = inj if r["label"] == "injection" else ben
+        for key in (r["category"], "ALL"):
+            table[key][0] += hit
+            table[key][1] += 1
+    cats = sorted(set(inj) | set(ben), key=lambda c: (c == "ALL", c))
+    return [(c, *inj.get(c, [0, 0]), *ben.get(c, [0, 0])) for c in cats]
+
+
+def pct(a: int, b: int) -> str:
+    return f"{a}/{b} = {100 * a / b:.1f} %" if b else "–"
+
+
+def throughput(name: str, text: str, fn: object) -> str:
+    assert callable(fn)
+    t0 = time.perf_counter()
+    fn(text)
+    dt = time.perf_counter() - t0
+    mb = len(text.encode()) / 1e6
+    return f"| {name} | {mb:.2f} MB | {dt:.2f} s | {mb / dt:.1f} MB/s |"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dev", type=Path, default=Path("/work/shared/corpus/dev"))
+    args = ap.parse_args()
+    for part in ("tune", "eval"):
+        print(
+            f"\n### {part}\n\n| category | recall (injections caught) | false positives (benign blocked) |"
+            "\n|---|---|---|"
+        )
+        for c, hi, ni, hb, nb in rates(part):
+            print(f"| {c} | {pct(hi, ni)} | {pct(hb, nb)} |")
+    tool = ""
+    dev = args.dev / "swe_mini_gemini3pro.jsonl"
+    if dev.exists():
+        for line in dev.read_text().splitlines():
+            for m in json.loads(line)["messages"]:
+                if m["role"] == "tool" and m["content"]:
+                    tool += m["content"] + "\n"
+                if len(tool) > 2_000_000:
+                    break
+            if len(tool) > 2_000_000:
+                break
+    print("\n| input | size | time | throughput |\n|---|---|---|---|")
+    if tool:
+        print(throughput("scan_injection, real tool output (SWE transcripts)", tool[:2_000_000], scan_injection))
+        print(throughput("redact_secrets, real tool output", tool[:2_000_000], redact_secrets))
+    prose = "The quick brown fox jumps over the lazy dog; results are listed below. " * 14_000
+    print(throughput("scan_injection, prose without trigger words", prose, scan_injection))
+    for unit in ("ignore the ", "system: ", "a\u200b", '{"name": "x", '):
+        print(
+            throughput(f"scan_injection, adversarial {unit!r} × 1 MB", unit * (1_000_000 // len(unit)), scan_injection)
+        )
+    fence = Fence()
+    counters: list[tuple[str, object]] = [("BytesCounter", BytesCounter())]
+    try:
+        from contextfold._counters import make_counter  # type: ignore[import-not-found]
+
+        counters.append(("make_counter() default", make_counter()))
+    except ImportError:
+        pass
+    print("\n| counter | fence tokens per tool result |\n|---|---|")
+    for name, counter in counters:
+        cost = counter.count_text(fence.wrap("")) - counter.count_text("")  # type: ignore[attr-defined]
+        print(f"| {name} | {cost} |")
+    print(
+        f"\nsystem-prompt layer: {BytesCounter().count_text(fence.system_prompt_layer())} tokens (BytesCounter),"
+        " once per session"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,259 @@
+r"""Canonical JSON form of messages and blocks: the archive format.
+
+Archived context must read back exactly, so every field of every block is
+written, including ``meta`` (provider extras) and fields that hold their
+default. One message is one JSON object; a list of messages is JSONL, one
+object per line. The form is canonical: keys are sorted and separators
+compact, so the same message always gives the same line (archives can be
+compared and hashed byte for byte).
+
+Lines are UTF-8 with non-ASCII characters written as is. A Python ``str`` may
+hold lone surrogates (a tool that decoded bytes with ``surrogateescape``, for
+instance), which UTF-8 cannot carry; a line holding one is written with
+``\uXXXX`` escapes instead (pure ASCII), which JSON reads back to the same
+code points. ``meta`` values must be JSON values; tuples come back as lists.
+
+Decoding is strict: an unknown ``kind`` or role, a missing field or a value of
+the wrong type raises `InputError` naming the line and message index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any, assert_never, cast
+
+from contextfold._errors import InputError
+from contextfold._messages import (
+    ROLES,
+    Block,
+    DataBlock,
+    HintBlock,
+    Message,
+    RedactedThinkingBlock,
+    Role,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    freeze_meta,
+)
+
+__all__ = [
+    "block_from_dict",
+    "block_to_dict",
+    "dumps_canonical",
+    "message_from_dict",
+    "message_to_dict",
+    "messages_from_jsonl",
+    "messages_to_jsonl",
+]
+
+_MEDIA = ("image", "audio", "document")
+
+
+def dumps_canonical(obj: Any) -> str:
+    """One-line canonical JSON; ASCII-escaped only when the text holds lone surrogates."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(obj, ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+    return text
+
+
+def _with_meta(d: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
+    if meta:
+        d["meta"] = dict(meta)
+    return d
+
+
+def block_to_dict(block: Block) -> dict[str, Any]:
+    """The canonical dict of one block (``kind`` plus every field; ``meta`` when not empty)."""
+    d: dict[str, Any]
+    match block:
+        case TextBlock():
+            return _with_meta({"kind": "text", "text": block.text}, block.meta)
+        case HintBlock():
+            return _with_meta({"kind": "hint", "text": block.text}, block.meta)
+        case ToolCallBlock():
+            d = {"kind": "tool_call", "id": block.id, "name": block.name, "arguments": block.arguments}
+            return _with_meta(d, block.meta)
+        case ToolResultBlock():
+            d = {
+                "kind": "tool_result",
+                "call_id": block.call_id,
+                "content": [block_to_dict(inner) for inner in block.content],
+                "is_error": block.is_error,
+                "name": block.name,
+            }
+            return _with_meta(d, block.meta)
+        case DataBlock():
+            d = {
+                "kind": "data",
+                "media": block.media,
+                "media_type": block.media_type,
+                "url": block.url,
+                "data": block.data,
+                "path": block.path,
+            }
+            return _with_meta(d, block.meta)
+        case ThinkingBlock():
+            d = {"kind": "thinking", "thinking": block.thinking, "signature": block.signature}
+            return _with_meta(d, block.meta)
+        case RedactedThinkingBlock():
+            return _with_meta({"kind": "redacted_thinking", "data": block.data}, block.meta)
+        case _:
+            assert_never(block)
+
+
+def message_to_dict(message: Message) -> dict[str, Any]:
+    """The canonical dict of a message (the token cache is not part of it)."""
+    d: dict[str, Any] = {
+        "role": message.role,
+        "content": [block_to_dict(b) for b in message.content],
+        "name": message.name,
+    }
+    return _with_meta(d, message.meta)
+
+
+def messages_to_jsonl(messages: Iterable[Message]) -> str:
+    """JSONL text: one canonical line per message, each ending with a newline."""
+    return "".join(dumps_canonical(message_to_dict(m)) + "\n" for m in messages)
+
+
+class _Bad(Exception):
+    """A structural problem inside one message; turned into `InputError` with its location."""
+
+
+def _field(d: Mapping[str, Any], key: str, kind: type, *, optional: bool = False, default: Any = None) -> Any:
+    if key not in d:
+        if optional:
+            return default
+        raise _Bad(f"missing field {key!r}")
+    value = d[key]
+    if value is None and optional:
+        return default
+    if kind is bool:
+        ok = isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise _Bad(f"field {key!r} must be {kind.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _meta(d: Mapping[str, Any]) -> Mapping[str, Any]:
+    return freeze_meta(cast(Mapping[str, Any] | None, _field(d, "meta", dict, optional=True)))
+
+
+def block_from_dict(d: Any) -> Block:
+    """Rebuild a block from its canonical dict; raises `InputError` when it does not validate."""
+    try:
+        return _block(d)
+    except _Bad as exc:
+        raise InputError(str(exc)) from None
+
+
+def _block(d: Any) -> Block:
+    if not isinstance(d, dict):
+        raise _Bad(f"a block must be an object, got {type(d).__name__}")
+    kind = _field(d, "kind", str)
+    meta = _meta(d)
+    if kind == "text":
+        return TextBlock(text=_field(d, "text", str), meta=meta)
+    if kind == "hint":
+        return HintBlock(text=_field(d, "text", str), meta=meta)
+    if kind == "tool_call":
+        return ToolCallBlock(
+            id=_field(d, "id", str),
+            name=_field(d, "name", str),
+            arguments=_field(d, "arguments", str, optional=True, default="{}"),
+            meta=meta,
+        )
+    if kind == "tool_result":
+        inner: list[TextBlock | DataBlock] = []
+        for item in _field(d, "content", list, optional=True, default=[]):
+            b = _block(item)
+            if not isinstance(b, TextBlock | DataBlock):
+                raise _Bad(f"a tool result may hold only text and data blocks, got {b.kind!r}")
+            inner.append(b)
+        return ToolResultBlock(
+            call_id=_field(d, "call_id", str),
+            content=tuple(inner),
+            is_error=_field(d, "is_error", bool, optional=True, default=False),
+            name=_field(d, "name", str, optional=True),
+            meta=meta,
+        )
+    if kind == "data":
+        media = _field(d, "media", str)
+        if media not in _MEDIA:
+            raise _Bad(f"unknown media {media!r} (expected one of {', '.join(_MEDIA)})")
+        try:
+            return DataBlock(
+                media=media,
+                media_type=_field(d, "media_type", str, optional=True),
+                url=_field(d, "url", str, optional=True),
+                data=_field(d, "data", str, optional=True),
+                path=_field(d, "path", str, optional=True),
+                meta=meta,
+            )
+        except ValueError as exc:
+            raise _Bad(str(exc)) from None
+    if kind == "thinking":
+        return ThinkingBlock(
+            thinking=_field(d, "thinking", str),
+            signature=_field(d, "signature", str, optional=True),
+            meta=meta,
+        )
+    if kind == "redacted_thinking":
+        return RedactedThinkingBlock(data=_field(d, "data", str), meta=meta)
+    raise _Bad(f"unknown block kind {kind!r}")
+
+
+def message_from_dict(d: Any, *, message_index: int | None = None) -> Message:
+    """Rebuild a message from its canonical dict; raises `InputError` naming the message index."""
+    try:
+        if not isinstance(d, dict):
+            raise _Bad(f"a message must be an object, got {type(d).__name__}")
+        role = _field(d, "role", str)
+        if role not in ROLES:
+            raise _Bad(f"unknown role {role!r} (expected one of {', '.join(ROLES)})")
+        blocks = tuple(_block(b) for b in _field(d, "content", list, optional=True, default=[]))
+        return Message(
+            role=cast(Role, role),
+            content=blocks,
+            name=_field(d, "name", str, optional=True),
+            meta=_meta(d),
+        )
+    except _Bad as exc:
+        raise InputError(str(exc), message_index=message_index) from None
+
+
+def messages_from_jsonl(text: str, *, source: str | None = None) -> list[Message]:
+    """Parse JSONL written by `messages_to_jsonl`; blank lines are skipped.
+
+    Raises `InputError` with the 1-based line (and column for JSON syntax
+    errors) and the 0-based message index.
+    """
+    messages: list[Message] = []
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"invalid JSON: {exc.msg}",
+                source=source,
+                line=lineno,
+                column=exc.colno,
+                message_index=len(messages),
+            ) from None
+        try:
+            messages.append(message_from_dict(obj, message_index=len(messages)))
+        except InputError as exc:
+            raise InputError(exc.reason, source=source, line=lineno, message_index=len(messages)) from None
+    return messages

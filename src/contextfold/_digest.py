@@ -1,0 +1,277 @@
+"""The extractive digest: a model-free summary of the older part, with fidelity tiers by age.
+
+Each compacted message is rendered at one tier. Truncated keeps text and
+tool arguments cut to N characters; Compact keeps one line per message
+(``User:`` first non-empty line, ``Called NAME``, ``NAME: ok - ...``);
+Summary keeps one sentence per stretch (a user message and what followed
+it). Tiers are chosen so the digest fits its token target: everything starts
+Truncated and the oldest messages degrade first, so the newest compacted
+history stays the most detailed. If even one sentence per stretch does not
+fit, the oldest stretches are replaced by one line pointing at the archive.
+Pure and deterministic: same input, same digest.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from contextfold._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, is_real_user
+from contextfold._groups import call_names
+from contextfold._messages import (
+    DataBlock,
+    HintBlock,
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from contextfold._tokens import TokenCounter
+
+__all__ = [
+    "COMPACT_RESULT_CHARS",
+    "COMPACT_USER_CHARS",
+    "Digest",
+    "Tier",
+    "build_digest",
+    "cut_text",
+    "digest_lines",
+    "stretch_sentence",
+    "stretches",
+]
+
+COMPACT_USER_CHARS = 200
+"""A user message in the Compact tier: its first non-empty line, at most this many characters."""
+COMPACT_RESULT_CHARS = 100
+"""A tool result in the Compact tier: at most this many characters after ``NAME: ok - ``."""
+SENTENCE_QUOTE_CHARS = 80
+MEDIA_NOTE = "[media omitted]"
+
+
+class Tier(enum.IntEnum):
+    """Fidelity tiers, from most to least detailed."""
+
+    FULL = 0
+    TRUNCATED = 1
+    COMPACT = 2
+    SUMMARY = 3
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (code points, never inside one), marked with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)].rstrip() + "…"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _is_summary(message: Message) -> bool:
+    return message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE
+
+
+def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, *, whole: bool) -> str:
+    name = result.name or names.get(result.call_id, "tool")
+    status = "error" if result.is_error else "ok"
+    text = _one_line(result.text) if whole else _one_line(_first_line(result.text) or result.text)
+    line = f"{name}: {status} - {cut_text(text, limit)}".rstrip(" -") if text else f"{name}: {status}"
+    if any(isinstance(b, DataBlock) for b in result.content):
+        line += f" {MEDIA_NOTE}"
+    return line
+
+
+def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, truncate_chars: int = 400) -> list[str]:
+    """The digest of one message at the Truncated or Compact tier (hints and thinking are dropped).
+
+    ``names`` maps call ids to tool names, for results that do not carry one.
+    """
+    if tier not in (Tier.TRUNCATED, Tier.COMPACT):
+        raise ValueError(f"digest_lines renders the Truncated and Compact tiers, not {tier.name}")
+    compact = tier is Tier.COMPACT
+    if _is_summary(message):
+        return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
+    texts: list[str] = []
+    calls: list[ToolCallBlock] = []
+    results: list[ToolResultBlock] = []
+    media = False
+    for block in message.content:
+        match block:
+            case TextBlock():
+                texts.append(block.text)
+            case ToolCallBlock():
+                calls.append(block)
+            case ToolResultBlock():
+                results.append(block)
+            case DataBlock():
+                media = True
+            case HintBlock() | ThinkingBlock() | RedactedThinkingBlock():
+                pass
+            case _:
+                assert_never(block)
+    text = "\n".join(texts)
+    lines: list[str] = []
+    if compact:
+        limit = COMPACT_USER_CHARS if message.role == "user" else truncate_chars
+        body = cut_text(_first_line(text), limit)
+    else:
+        body = cut_text(_one_line(text), truncate_chars)
+    label = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}[message.role]
+    if body or media:
+        lines.append(f"{label}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
+    for call in calls:
+        if compact:
+            lines.append(f"Called {call.name}")
+        else:
+            lines.append(f"Called {call.name}({cut_text(_one_line(call.arguments), max(truncate_chars // 4, 16))})")
+    for result in results:
+        limit = COMPACT_RESULT_CHARS if compact else truncate_chars
+        lines.append(_result_line(result, names, limit, whole=not compact))
+    return lines
+
+
+def stretches(messages: Sequence[Message]) -> list[tuple[int, int]]:
+    """``(start, end)`` ranges: a new stretch begins at every real user message or earlier summary."""
+    starts = [i for i, m in enumerate(messages) if i == 0 or is_real_user(m) or _is_summary(m)]
+    return [(s, e) for s, e in zip(starts, [*starts[1:], len(messages)], strict=True)]
+
+
+def stretch_sentence(messages: Sequence[Message], names: Mapping[str, str]) -> str:
+    """One sentence for a stretch: what the user asked and what the assistant did."""
+    first = messages[0]
+    if _is_summary(first):
+        opener = f"Earlier: {_first_line(first.text)}"
+        rest = messages[1:]
+    elif is_real_user(first):
+        said = cut_text(_first_line(first.text), SENTENCE_QUOTE_CHARS) or MEDIA_NOTE
+        opener = f'User asked "{said}"'
+        rest = messages[1:]
+    else:
+        opener = "Earlier"
+        rest = messages
+    tools: dict[str, int] = {}
+    errors = 0
+    replies = 0
+    for message in rest:
+        for call in message.tool_calls:
+            tools[call.name] = tools.get(call.name, 0) + 1
+        errors += sum(1 for r in message.tool_results if r.is_error)
+        if message.role == "assistant" and message.text.strip():
+            replies += 1
+    parts: list[str] = []
+    if tools:
+        used = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in tools.items())
+        parts.append(f"{sum(tools.values())} tool calls ({used}{f'; {errors} failed' if errors else ''})")
+    if replies:
+        parts.append(f"{replies} {'reply' if replies == 1 else 'replies'}")
+    return f"{opener}; then {' and '.join(parts)}." if parts else f"{opener}."
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """A digest: its text and the tier each message was rendered at."""
+
+    text: str
+    tiers: tuple[Tier, ...]
+    omitted: int
+    """Messages not described at all (the oldest), pointed to in the archive."""
+
+    def tier_counts(self) -> dict[str, int]:
+        """Messages per tier name, for reports."""
+        counts: dict[str, int] = {}
+        for tier in self.tiers:
+            counts[tier.name.lower()] = counts.get(tier.name.lower(), 0) + 1
+        return counts
+
+
+def _prefix(values: Sequence[int]) -> list[int]:
+    out = [0]
+    for value in values:
+        out.append(out[-1] + value)
+    return out
+
+
+def _omitted_line(count: int) -> str:
+    return f"[{count} earlier messages omitted here; they are in the archive]"
+
+
+def build_digest(
+    messages: Sequence[Message],
+    *,
+    counter: TokenCounter,
+    target_tokens: int,
+    names: Mapping[str, str] | None = None,
+    truncate_chars: int = 400,
+) -> Digest:
+    """Digest ``messages`` into at most ``target_tokens`` (by ``counter``), degrading the oldest first.
+
+    Degradation order: Truncated → Compact one message at a time from the
+    oldest; then Compact → Summary one stretch at a time from the oldest;
+    then the oldest stretches are dropped behind an "omitted" line. The text
+    is empty when not even that line fits.
+    """
+    n = len(messages)
+    names = dict(names) if names is not None else call_names(messages)
+    truncated = [digest_lines(m, Tier.TRUNCATED, names, truncate_chars=truncate_chars) for m in messages]
+    compact = [digest_lines(m, Tier.COMPACT, names, truncate_chars=truncate_chars) for m in messages]
+    spans = stretches(messages) if n else []
+    sentences = [stretch_sentence(messages[s:e], names) for s, e in spans]
+
+    def cost(lines: Sequence[str]) -> int:
+        # Each line plus its newline; an upper bound of the joined text for additive counters.
+        return sum(counter.count_text(line) + 1 for line in lines)
+
+    p_trunc = _prefix([cost(lines) for lines in truncated])
+    p_comp = _prefix([cost(lines) for lines in compact])
+    p_sent = _prefix([cost([s]) for s in sentences])
+    omitted_cost = counter.count_text(_omitted_line(n)) + 1
+
+    # States in degradation order: (summarized stretches, first truncated message, dropped stretches).
+    def states() -> list[tuple[int, int, int]]:
+        out = [(0, j, 0) for j in range(n + 1)]
+        out += [(k, n, 0) for k in range(1, len(spans) + 1)]
+        out += [(len(spans), n, d) for d in range(1, len(spans) + 1)]
+        return out
+
+    def estimate(k: int, j: int, d: int) -> int:
+        start = spans[k - 1][1] if k else 0
+        j = max(j, start)
+        total = p_sent[k] - p_sent[d] + p_comp[j] - p_comp[start] + p_trunc[n] - p_trunc[j]
+        return total + (omitted_cost if d else 0)
+
+    def render(k: int, j: int, d: int) -> Digest:
+        start = spans[k - 1][1] if k else 0
+        lines: list[str] = []
+        tiers: list[Tier] = []
+        omitted = spans[d - 1][1] if d else 0
+        if d:
+            lines.append(_omitted_line(omitted))
+        lines.extend(sentences[d:k])
+        tiers.extend([Tier.SUMMARY] * (start - omitted))
+        for i in range(start, n):
+            tier = Tier.COMPACT if i < j else Tier.TRUNCATED
+            lines.extend(compact[i] if tier is Tier.COMPACT else truncated[i])
+            tiers.append(tier)
+        return Digest(text="\n".join(lines), tiers=tuple(tiers), omitted=omitted)
+
+    if n == 0:
+        return Digest(text="", tiers=(), omitted=0)
+    for k, j, d in states():
+        if estimate(k, j, d) > target_tokens:
+            continue
+        digest = render(k, j, d)
+        if counter.count_text(digest.text) <= target_tokens:
+            return digest
+    return Digest(text="", tiers=(), omitted=n)

@@ -1,0 +1,110 @@
+"""`DigestStrategy`: the embedded, model-free compaction strategy.
+
+It finds a safe boundary (`find_boundary`), digests the older part with
+fidelity tiers (`build_digest`) into what is left of the budget (at most
+``summary_ratio`` of it), and returns a `CompactionPlan`. Leading system
+messages are the prompt and are never compacted; if they alone do not fit
+the budget, it raises `ContextOverflowError` naming that floor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from contextfold._boundaries import DEFAULT_RULES, CutRule, find_boundary
+from contextfold._config import ContextConfig
+from contextfold._digest import build_digest
+from contextfold._errors import ConfigError, ContextOverflowError
+from contextfold._groups import call_names, pending_tail
+from contextfold._messages import Message
+from contextfold._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
+from contextfold._tokens import TokenCounter, count_messages
+
+__all__ = ["DigestStrategy", "leading_system_count"]
+
+
+def leading_system_count(messages: Sequence[Message]) -> int:
+    """Number of system messages at the start: the prompt, which compaction never touches."""
+    count = 0
+    for message in messages:
+        if message.role != "system":
+            break
+        count += 1
+    return count
+
+
+class DigestStrategy:
+    """Compact the older part into an extractive digest; keep the recent part verbatim.
+
+    ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
+    rules the boundary must satisfy (tool pairing and thinking by default).
+    """
+
+    name = "digest"
+
+    def __init__(self, *, truncate_chars: int = 400, rules: Sequence[CutRule] = DEFAULT_RULES) -> None:
+        if truncate_chars < 16:
+            raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
+        self.truncate_chars = truncate_chars
+        self.rules = tuple(rules)
+
+    def plan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        """Plan a digest compaction of ``messages``; ``None`` when nothing can be compacted."""
+        lo = leading_system_count(messages)
+        counts = [count_messages(counter, (m,)) for m in messages]
+        budget = config.budget
+        system = sum(counts[:lo])
+        overhead = count_messages(counter, (summary_message("", count=len(messages), archive_ref=None),))
+        overhead += ARCHIVE_REF_TOKENS
+        if system + overhead > budget:
+            raise ContextOverflowError(
+                f"the system prompt alone takes {system} tokens; with the summary header that exceeds "
+                f"the budget of {budget} tokens (window {config.window})",
+                floor={"system": system},
+                budget=budget,
+            )
+        kept_limit = budget - system - overhead
+        boundary = find_boundary(
+            messages,
+            counts,
+            counter=counter,
+            lo=lo,
+            reserve_tokens=config.reserve_tokens,
+            min_recent=config.min_recent_messages,
+            recent_cap=config.recent_cap_tokens,
+            kept_limit=kept_limit,
+            rules=self.rules,
+        )
+        if boundary is None:
+            pending = pending_tail(messages[lo:])
+            turn = sum(counts[lo + pending :]) if pending is not None else 0
+            raise ContextOverflowError(
+                f"the system prompt ({system} tokens) and the running tool calls ({turn} tokens) "
+                f"cannot be compacted and exceed the budget of {budget} tokens (window {config.window})",
+                floor={"system": system, "current_turn": turn},
+                budget=budget,
+            )
+        if boundary.cut == lo and boundary.split is None:
+            return None
+        end = boundary.compacted_end
+        older: list[Message] = list(messages[lo:end])
+        if boundary.split is not None:
+            older.append(boundary.split.head)
+        target = min(config.summary_tokens, kept_limit - boundary.kept_tokens)
+        digest = build_digest(
+            older,
+            counter=counter,
+            target_tokens=max(target, 0),
+            names=call_names(messages),
+            truncate_chars=self.truncate_chars,
+        )
+        return CompactionPlan.build(
+            strategy=self.name,
+            messages=messages,
+            boundary=boundary,
+            summary_text=digest.text,
+            counter=counter,
+            details={"tiers": digest.tier_counts(), "omitted": digest.omitted, "protected": boundary.protected},
+        )

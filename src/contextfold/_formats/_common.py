@@ -1,0 +1,81 @@
+"""Helpers shared by the provider formats: hint text, data URLs, error wording.
+
+Kept apart so that `_openai` and `_anthropic` do not import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from contextfold._messages import DataBlock, HintBlock, TextBlock
+
+__all__ = [
+    "HINT_PREFIX",
+    "HINT_SUFFIX",
+    "extras",
+    "media_placeholder",
+    "parse_user_text",
+    "render_hint",
+    "split_data_url",
+    "type_name",
+]
+
+HINT_PREFIX = "<system-reminder>\n"
+HINT_SUFFIX = "\n</system-reminder>"
+_HINT_MIN = len(HINT_PREFIX) + len(HINT_SUFFIX)
+
+
+def render_hint(text: str) -> str:
+    """The user text a `HintBlock` becomes on the wire."""
+    return HINT_PREFIX + text + HINT_SUFFIX
+
+
+def parse_user_text(text: str, meta: Mapping[str, Any]) -> TextBlock | HintBlock:
+    """A user text part, or a `HintBlock` when it is exactly a rendered hint."""
+    if len(text) >= _HINT_MIN and text.startswith(HINT_PREFIX) and text.endswith(HINT_SUFFIX):
+        return HintBlock(text=text[len(HINT_PREFIX) : len(text) - len(HINT_SUFFIX)], meta=meta)
+    return TextBlock(text=text, meta=meta)
+
+
+def extras(d: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any] | None:
+    """The keys of ``d`` we do not interpret (kept in ``meta`` for the round trip), or None."""
+    if known.issuperset(d):
+        return None
+    return {k: v for k, v in d.items() if k not in known}
+
+
+def split_data_url(url: str) -> tuple[str, str] | None:
+    """``data:<media type>;base64,<data>`` -> (media type, data); None for any other URL."""
+    if not url.startswith("data:"):
+        return None
+    header, sep, payload = url.partition(",")
+    if not sep or not header.endswith(";base64"):
+        return None
+    return header[5:-7], payload
+
+
+def type_name(value: Any) -> str:
+    """A JSON-ish name for what was found, for error messages."""
+    match value:
+        case None:
+            return "null"
+        case bool():
+            return "a boolean"
+        case int() | float():
+            return "a number"
+        case str():
+            return "a string"
+        case list() | tuple():
+            return "a list"
+        case Mapping():
+            return "an object"
+        case _:
+            return type(value).__name__
+
+
+def media_placeholder(block: DataBlock) -> str:
+    """Text standing in for media the target format cannot carry (a local path, an audio URL, ...)."""
+    where = block.url if block.url is not None else block.path if block.path is not None else "inline data"
+    kind = block.media if block.media_type is None else f"{block.media} {block.media_type}"
+    return f"[{kind}: {where}]"

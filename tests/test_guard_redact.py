@@ -1,0 +1,83 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextfold._guard import redact_secrets
+
+CASES = [
+    ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key"),
+    ("token ghp_" + "a" * 36, "github-token"),
+    ("glpat-" + "x" * 20, "gitlab-token"),
+    ("xoxb-1234567890-abcdefghij", "slack-token"),
+    ("sk-proj-" + "A1b2" * 8, "openai-key"),
+    ("sk-ant-api03-" + "z" * 30, "anthropic-key"),
+    ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "jwt"),
+    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----", "private-key"),
+    ("DB_PASSWORD=hunter22", "password"),
+    ('api_key: "abcdef1234567890"', "api-key"),
+    ("postgres://bob:s3cr3t@db.example.com/app", "connection-password"),
+    ("sha " + "ab" * 40, "hex"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), CASES)
+def test_each_kind_is_redacted(text: str, kind: str) -> None:
+    result = redact_secrets(text)
+    assert f"[redacted:{kind}" in result.text
+    assert [r.kind for r in result.redactions] == [kind]
+    r = result.redactions[0]
+    assert 0 <= r.start < r.end <= len(text)
+
+
+def test_data_uri_marker_has_media_type_and_size() -> None:
+    payload = "QUJD" * 100  # 300 bytes
+    result = redact_secrets(f'<img src="data:image/png;base64,{payload}">')
+    assert result.text == '<img src="[redacted:data-uri image/png 300 bytes]">'
+
+
+def test_connection_string_keeps_user_and_host() -> None:
+    assert (
+        redact_secrets("mysql://root:pw12@localhost/x").text
+        == "mysql://root:[redacted:connection-password]@localhost/x"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password = self.password",
+        "git sha 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+        "PASSWORD=$DB_PASS",
+        "token: <your token>",
+    ],
+)
+def test_lookalikes_are_kept(text: str) -> None:
+    assert redact_secrets(text).text == text
+
+
+_secretish = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(
+        [c[0] for c in CASES] + ["data:image/png;base64," + "QUJD" * 10, "password=", "://a:b@", "[redacted:x]"]
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_secretish, max_size=8).map(" ".join))
+def test_redaction_is_idempotent_and_deterministic(text: str) -> None:
+    once = redact_secrets(text)
+    assert redact_secrets(once.text).text == once.text
+    assert redact_secrets(text) == once
+    for r in once.redactions:
+        assert 0 <= r.start < r.end <= len(text)
+
+
+def test_redaction_is_linear_on_adversarial_input() -> None:
+    import time
+
+    for unit in ["-----BEGIN PRIVATE KEY-----", "a" * 63 + " ", "password=", "x://a:", "eyJaaaaaaaaa."]:
+        text = unit * (1_000_000 // len(unit))
+        t0 = time.perf_counter()
+        redact_secrets(text)
+        assert time.perf_counter() - t0 < 10.0

@@ -1,0 +1,26 @@
+from contextfold import BytesCounter, DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, TokenTally
+from contextfold import count_messages
+
+
+def test_bytes_counter_follows_the_reference_rule() -> None:
+    c = BytesCounter()
+    assert c.count_text("abcd" * 10) == 10
+    assert c.count_text("é") == round(2 / 4)
+    m = Message(
+        role="tool",
+        content=(ToolResultBlock(call_id="1", content=(TextBlock(text="x" * 40), DataBlock(media="image", url="u"))),),
+    )
+    assert c.count_message(m) == 10 + 2000
+    call = Message(role="assistant", content=(ToolCallBlock(id="1", name="bash", arguments='{"c":1}'),))
+    assert c.count_message(call) == round((4 + 7) / 4)
+
+
+def test_tally_caches_and_sums() -> None:
+    c = BytesCounter()
+    msgs = [Message.text_message("user", "y" * (4 * i)) for i in range(10)]
+    tally = TokenTally(c, msgs[:5])
+    tally.extend(msgs[5:])
+    assert tally.total == count_messages(c, msgs) == sum(range(10))
+    assert all(m._tokens["bytes"] == i for i, m in enumerate(msgs))
+    tally.reset(msgs[3:])
+    assert tally.total == sum(range(3, 10))
