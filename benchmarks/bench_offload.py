@@ -34,22 +34,28 @@ def best(fn, repeat: int = 3) -> float:  # type: ignore[no-untyped-def]
     return min(times)
 
 
-async def offload_once(text: str, root: str) -> tuple[float, float, int, int]:
+async def offload_once(text: str, root: str, *, trace: bool) -> tuple[float, float, int, int]:
+    """Time (without tracemalloc) or measure peak memory (with it) of one offload and one read."""
     block = ToolResultBlock(call_id="c1", content=(TextBlock(text=text),), name="logs")
-    ws = LocalWorkspace(root, f"bench-{len(text)}")
+    ws = LocalWorkspace(root, f"bench-{len(text)}-{int(trace)}")
     counter = BytesCounter()
-    tracemalloc.start()
+    if trace:
+        tracemalloc.start()
     t0 = time.perf_counter()
     _kept, ref = await offload_oversized_result(block, limit=50_000, counter=counter, offloader=ws)
     t1 = time.perf_counter()
-    _, peak_offload = tracemalloc.get_traced_memory()
-    tracemalloc.reset_peak()
+    peak_offload = tracemalloc.get_traced_memory()[1] if trace else 0
+    del _kept
+    if trace:
+        tracemalloc.stop()
+        tracemalloc.start()
     assert ref is not None
     t2 = time.perf_counter()
     window = read_offloaded(ws, ref.path, offset=len(text) // len(LINE) // 2, limit=200)
     t3 = time.perf_counter()
-    _, peak_read = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
+    peak_read = tracemalloc.get_traced_memory()[1] if trace else 0
+    if trace:
+        tracemalloc.stop()
     assert window.count("\n") == 200
     return t1 - t0, t3 - t2, peak_offload, peak_read
 
@@ -70,7 +76,8 @@ def main() -> None:
             text = make_text(mb * MB)
             block = ToolResultBlock(call_id="c1", content=(TextBlock(text=text),))
             split_s = best(lambda b=block: split_tool_result(b, limit=50_000, counter=counter))
-            off_s, read_s, peak_off, peak_read = asyncio.run(offload_once(text, root))
+            off_s, read_s, _, _ = asyncio.run(offload_once(text, root, trace=False))
+            _, _, peak_off, peak_read = asyncio.run(offload_once(text, root, trace=True))
             print(
                 f"| {mb} MB | {split_s * 1000:.1f} ms | {split_s * 1000 / mb:.2f} ms | {off_s * 1000:.1f} ms "
                 f"| {read_s * 1000:.1f} ms | {peak_off / MB:.1f} MiB | {peak_read / MB:.2f} MiB |"

@@ -51,9 +51,7 @@ def texts(min_size: int = 1, max_size: int = 60) -> st.SearchStrategy[str]:
 
 tool_names = st.sampled_from(["bash", "read_file", "str_replace_editor", "get_weather", "search", "think"])
 _b64 = st.binary(min_size=1, max_size=24).map(lambda b: __import__("base64").b64encode(b).decode())
-_json_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(_ALPHABET, max_size=20)
-)
+_json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.text(_ALPHABET, max_size=20))
 _json_values = st.recursive(
     _json_scalars,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(_ALPHABET, max_size=8), inner, max_size=3),
@@ -118,7 +116,9 @@ def conversations(
             for _c in range(draw(st.integers(1, 3))):
                 counter += 1
                 calls.append(
-                    ToolCallBlock(id=f"call_{counter:04d}", name=draw(tool_names), arguments=_args_text(draw(json_objects())))
+                    ToolCallBlock(
+                        id=f"call_{counter:04d}", name=draw(tool_names), arguments=_args_text(draw(json_objects()))
+                    )
                 )
             out.append(Message(role="assistant", content=(*blocks, *calls)))
             results: list[ToolResultBlock] = []
@@ -164,9 +164,7 @@ def _openai_part(draw: st.DrawFn, role: str) -> dict[str, Any]:
     if kind == "refusal":
         return {"type": "refusal", "refusal": draw(texts())}
     if kind == "image_url":
-        url = draw(
-            st.sampled_from(["https://example.com/a.png", "data:image/jpeg;base64,", "data:image/png;base64,"])
-        )
+        url = draw(st.sampled_from(["https://example.com/a.png", "data:image/jpeg;base64,", "data:image/png;base64,"]))
         if url.endswith(","):
             url += draw(_b64)
         inner: dict[str, Any] = {"url": url}
@@ -174,10 +172,17 @@ def _openai_part(draw: st.DrawFn, role: str) -> dict[str, Any]:
             inner["detail"] = draw(st.sampled_from(["low", "high", "auto"]))
         return {"type": "image_url", "image_url": inner}
     if kind == "input_audio":
-        return {"type": "input_audio", "input_audio": {"data": draw(_b64), "format": draw(st.sampled_from(["wav", "mp3"]))}}
+        return {
+            "type": "input_audio",
+            "input_audio": {"data": draw(_b64), "format": draw(st.sampled_from(["wav", "mp3"]))},
+        }
     body: dict[str, Any] = draw(
         st.sampled_from(
-            [{"file_id": "file-abc123"}, {"file_data": "data:application/pdf;base64,JVBERi0x"}, {"file_data": "JVBERi0x"}]
+            [
+                {"file_id": "file-abc123"},
+                {"file_data": "data:application/pdf;base64,JVBERi0x"},
+                {"file_data": "JVBERi0x"},
+            ]
         )
     )
     if draw(st.booleans()):
@@ -224,7 +229,11 @@ def _openai_message(draw: st.DrawFn) -> dict[str, Any]:
             for k in range(n):
                 fn: dict[str, Any] = {"name": draw(tool_names)}
                 fn["arguments"] = draw(st.sampled_from([_args_text(draw(json_objects())), "", "{not json", '{"a": 1}']))
-                call: dict[str, Any] = {"id": f"call_{draw(st.integers(0, 50))}_{k}", "type": "function", "function": fn}
+                call: dict[str, Any] = {
+                    "id": f"call_{draw(st.integers(0, 50))}_{k}",
+                    "type": "function",
+                    "function": fn,
+                }
                 calls.append(_with(call, draw(_extra)))
             d["tool_calls"] = calls
         elif draw(st.integers(0, 5)) == 0:
@@ -300,7 +309,12 @@ def _anthropic_message(draw: st.DrawFn) -> dict[str, Any]:
         for _ in range(draw(st.integers(0, 3))):
             blocks.append(
                 _with(
-                    {"type": "tool_use", "id": f"toolu_{draw(st.integers(0, 40))}", "name": draw(tool_names), "input": draw(json_objects())},
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_{draw(st.integers(0, 40))}",
+                        "name": draw(tool_names),
+                        "input": draw(json_objects()),
+                    },
                     draw(_cache),
                 )
             )

@@ -183,7 +183,7 @@ def test_boundary_invariants(messages: list[Message], reserve: int, min_recent: 
     # Pairing: no orphan result, no call without its result except the running tail.
     assert orphan_results(kept) == []
     tail = pending_tail(kept)
-    assert all(index == tail for index, _ in unanswered_calls(kept))
+    assert all(index == tail for index, _ in unanswered_calls(kept)), (unanswered_calls(kept), tail, boundary, [(m.role, [getattr(x, "id", getattr(x, "call_id", x.kind)) for x in m.content]) for m in kept])
     assert pending is None or messages[pending] in kept
     assert not kept[boundary.lo :] or kept[boundary.lo].role != "tool"
     # Suffix (modulo the split) and within the limit.

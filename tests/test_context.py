@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conversation_gen import conversations
 
 from contextfold import BytesCounter, ConfigError, Message, TextBlock, ToolCallBlock, ToolResultBlock, WorkspaceError
 from contextfold._config import ContextConfig
@@ -16,7 +17,6 @@ from contextfold._structured_strategy import StructuredStrategy
 from contextfold._summary import SUMMARY_FIELDS, StructuredSummarizer
 from contextfold._workspace import LocalWorkspace
 from contextfold.testing import ScriptedSummaryModel
-from tests.conversation_gen import conversations
 
 CLOCK = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))
 
@@ -24,8 +24,14 @@ CLOCK = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))
 def step(i: int, size: int = 400) -> list[Message]:
     return [
         Message.text_message("user", f"task {i}: please look at src/mod{i}.py"),
-        Message(role="assistant", content=(ToolCallBlock(id=f"c{i}", name="read_file", arguments=f'{{"path": "src/mod{i}.py"}}'),)),
-        Message(role="tool", content=(ToolResultBlock(call_id=f"c{i}", name="read_file", content=(TextBlock(text="x" * size),)),)),
+        Message(
+            role="assistant",
+            content=(ToolCallBlock(id=f"c{i}", name="read_file", arguments=f'{{"path": "src/mod{i}.py"}}'),),
+        ),
+        Message(
+            role="tool",
+            content=(ToolResultBlock(call_id=f"c{i}", name="read_file", content=(TextBlock(text="x" * size),)),),
+        ),
         Message.text_message("assistant", f"done with {i}"),
     ]
 

@@ -14,8 +14,16 @@ from contextfold import (
 
 
 def test_every_error_derives_from_the_root() -> None:
-    for cls in (ConfigError, InputError, UnknownFormatError, BudgetError, ContextOverflowError, WorkspaceError,
-                PathRefusedError, MissingExtraError):
+    for cls in (
+        ConfigError,
+        InputError,
+        UnknownFormatError,
+        BudgetError,
+        ContextOverflowError,
+        WorkspaceError,
+        PathRefusedError,
+        MissingExtraError,
+    ):
         assert issubclass(cls, ContextfoldError)
     assert issubclass(ConfigError, ValueError)
     assert issubclass(MissingExtraError, ImportError)

@@ -3,6 +3,7 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
+from tests.strategies import conversations
 
 from contextfold._errors import ConfigError, UnknownFormatError
 from contextfold._formats import (
@@ -15,7 +16,6 @@ from contextfold._formats import (
     to_canonical,
 )
 from contextfold._messages import Message, ToolSpec
-from tests.strategies import conversations
 
 
 def check_anthropic(system: Any, messages: list[dict[str, Any]]) -> None:
@@ -56,7 +56,7 @@ def check_openai(messages: list[dict[str, Any]]) -> None:
     assert not open_calls
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(conversations())
 def test_openai_in_anthropic_out_and_back_keeps_pairing(conv: list[Message]) -> None:
     oa = messages_to_openai(conv)
@@ -69,7 +69,7 @@ def test_openai_in_anthropic_out_and_back_keeps_pairing(conv: list[Message]) -> 
     assert [c["id"] for m in back for c in m.get("tool_calls") or ()] == [c.id for m in conv for c in m.tool_calls]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(conversations())
 def test_anthropic_rendering_is_valid_and_stable(conv: list[Message]) -> None:
     system, an = messages_to_anthropic(conv)
@@ -77,7 +77,7 @@ def test_anthropic_rendering_is_valid_and_stable(conv: list[Message]) -> None:
     assert messages_to_anthropic(anthropic_to_messages(an, system)) == (system, an)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(conversations(thinking=False, media=False))
 def test_canonical_survives_openai(conv: list[Message]) -> None:
     # OpenAI has one result per tool message and no is_error: those are the only differences
@@ -129,7 +129,13 @@ def test_render_adds_tools_only_when_there_are_some() -> None:
     [
         ([{"role": "system", "content": "x"}], "openai"),
         ([{"role": "user", "content": "x"}, {"role": "assistant", "content": "y"}], "openai"),
-        ([{"role": "user", "content": "x"}, {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {}}]}], "anthropic"),
+        (
+            [
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "f", "input": {}}]},
+            ],
+            "anthropic",
+        ),
         ([{"role": "user", "content": [{"type": "image_url", "image_url": {"url": "u"}}]}], "openai"),
         ([{"role": "assistant", "content": None, "tool_calls": []}], "openai"),
         ({"system": "s", "messages": [{"role": "user", "content": "x"}]}, "anthropic"),

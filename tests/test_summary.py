@@ -20,15 +20,28 @@ def convo(n: int, size: int = 40) -> list[Message]:
     out: list[Message] = []
     for i in range(n):
         out.append(Message.text_message("user", f"step {i} " + "x" * size))
-        out.append(Message(role="assistant", content=(ToolCallBlock(id=f"c{i}", name="bash", arguments='{"command":"ls"}'),)))
-        out.append(Message(role="tool", content=(ToolResultBlock(call_id=f"c{i}", name="bash", content=(TextBlock(text="ok"),)),)))
+        out.append(
+            Message(role="assistant", content=(ToolCallBlock(id=f"c{i}", name="bash", arguments='{"command":"ls"}'),))
+        )
+        out.append(
+            Message(
+                role="tool", content=(ToolResultBlock(call_id=f"c{i}", name="bash", content=(TextBlock(text="ok"),)),)
+            )
+        )
     return out
 
 
 def test_instruction_requires_self_explanatory_references() -> None:
     text = summary_instruction(date(2026, 11, 30))
-    for needle in ("absolute dates", "full path", "symbol name", "commands in full", "id and its purpose", "2026-11-30",
-                   "previous summary"):
+    for needle in (
+        "absolute dates",
+        "full path",
+        "symbol name",
+        "commands in full",
+        "id and its purpose",
+        "2026-11-30",
+        "previous summary",
+    ):
         assert needle in text
 
 

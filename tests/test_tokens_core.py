@@ -1,5 +1,13 @@
-from contextfold import BytesCounter, DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, TokenTally
-from contextfold import count_messages
+from contextfold import (
+    BytesCounter,
+    DataBlock,
+    Message,
+    TextBlock,
+    TokenTally,
+    ToolCallBlock,
+    ToolResultBlock,
+    count_messages,
+)
 
 
 def test_bytes_counter_follows_the_reference_rule() -> None:

@@ -51,7 +51,7 @@ K_NAME = "openai.name"  # on a ToolResultBlock: the tool message had a "name" ke
 K_PART = "openai.part"  # on a DataBlock: the part type it came from
 K_RAW_DATA = "openai.raw_data"  # on a file DataBlock: file_data was bare base64, not a data URL
 K_FORMAT = "openai.format"  # on an audio DataBlock: input_audio format as written
-K_CALL_TYPE = "openai.type"  # on a ToolCallBlock: "custom" for custom tool calls; absent type -> None
+K_CALL_TYPE = "openai.type"  # on a ToolCallBlock: "custom", "flat" ({id, name, arguments}), None (no type key)
 K_ARGS_OBJECT = "openai.args_object"  # arguments were a JSON object rather than a string
 K_RAW_TOOL = "openai.raw"  # on a ToolSpec: a non-function tool kept verbatim
 K_TOOL_FIELDS = "openai.fields"  # on a ToolSpec: which optional function fields were present
@@ -76,6 +76,7 @@ _AUDIO_INNER = frozenset({"data", "format"})
 _FILE_INNER = frozenset({"file_data", "file_id"})
 _CALL_KEYS = frozenset({"id", "type", "function"})
 _CUSTOM_CALL_KEYS = frozenset({"id", "type", "custom"})
+_FLAT_CALL_KEYS = frozenset({"id", "name", "arguments"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 _CUSTOM_KEYS = frozenset({"name", "input"})
 _TOOL_KEYS = frozenset({"type", "function"})
@@ -309,6 +310,11 @@ def _parse_call(i: int, call: Any) -> ToolCallBlock:
             raise _err(i, "a custom tool call needs an object 'custom' with a string 'name'")
         meta[K_CALL_TYPE] = "custom"
         known, inner_known, args_key = _CUSTOM_CALL_KEYS, _CUSTOM_KEYS, "input"
+    elif "type" not in call and "function" not in call and isinstance(call.get("name"), str):
+        # Flat variant some frameworks log: {"id", "name", "arguments"}.
+        body = call
+        meta[K_CALL_TYPE] = "flat"
+        known, inner_known, args_key = _FLAT_CALL_KEYS, _FLAT_CALL_KEYS, "arguments"
     elif ctype == "function" or "type" not in call:
         body = call.get("function")
         if not isinstance(body, Mapping) or not isinstance(body.get("name"), str):
@@ -505,6 +511,11 @@ def _render_call(block: ToolCallBlock) -> dict[str, Any]:
         except ValueError:
             args = block.arguments
     ctype = meta.get(K_CALL_TYPE, "function")
+    if ctype == "flat":
+        flat: dict[str, Any] = {"id": block.id, "name": block.name}
+        if how != "absent":
+            flat["arguments"] = args
+        return _with_extra(flat, meta.get(K_EXTRA))
     key, args_key = ("custom", "input") if ctype == "custom" else ("function", "arguments")
     body: dict[str, Any] = {"name": block.name}
     if how != "absent":
@@ -517,6 +528,12 @@ def _render_call(block: ToolCallBlock) -> dict[str, Any]:
         d["type"] = ctype
     d[key] = body
     extra = meta.get(K_EXTRA)
+    if extra:
+        d.update(extra)
+    return d
+
+
+def _with_extra(d: dict[str, Any], extra: Mapping[str, Any] | None) -> dict[str, Any]:
     if extra:
         d.update(extra)
     return d

@@ -1,0 +1,211 @@
+"""``contextfold compact``: compact a transcript file into one that fits a window.
+
+Oversized tool results are offloaded first (their limit capped to a share of
+the budget, see `Context.tool_result_limit`), then the history is compacted
+once if it is over the trigger (``--force``: always). The output is the same
+kind of document as the input, the archive goes into the workspace, and the
+input file is never overwritten.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from contextfold._cli import EXIT_OK, CLIContext
+from contextfold._cli._common import add_counter_argument, counter_from_args, select_conversations, write_json
+from contextfold._config import ContextConfig
+from contextfold._context import CompactionReport, Context
+from contextfold._errors import ConfigError, InputError
+from contextfold._offload import OffloadRef
+from contextfold._tokens import TokenCounter, count_messages, count_tools
+from contextfold._transcript import Transcript, dump_transcripts, load_transcripts, write_text_atomic
+from contextfold._workspace import LocalWorkspace
+
+__all__ = ["register"]
+
+DEFAULT_WORKSPACE = ".contextfold/workspace"
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``compact`` command."""
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "compact",
+        help="compact a transcript so it fits a window (archive in a workspace)",
+        description="Offload oversized tool results, then compact the history if it is over the trigger.",
+    )
+    p.add_argument("file", metavar="FILE", help="transcript: JSON list, JSON object with 'messages', or JSONL")
+    p.add_argument("--window", type=int, required=True, metavar="N", help="the model's context length in tokens")
+    p.add_argument("--strategy", choices=("digest", "structured"), default="digest")
+    p.add_argument("--model", metavar="PROVIDER:NAME", help="summary model for --strategy structured")
+    p.add_argument("--base-url", metavar="URL", help="base URL of an OpenAI/Anthropic-compatible server")
+    p.add_argument(
+        "--workspace", metavar="DIR", default=DEFAULT_WORKSPACE, help=f"workspace root (default {DEFAULT_WORKSPACE})"
+    )
+    p.add_argument(
+        "-o", "--output", metavar="OUT", help="output file (default: FILE with .compacted before the suffix)"
+    )
+    p.add_argument("--conversation", metavar="N|ID", help="only this conversation of a multi-conversation file")
+    p.add_argument("--force", action="store_true", help="compact even when under the trigger")
+    p.add_argument("--trigger", type=float, default=0.8, metavar="RATIO", help="trigger ratio (default 0.8)")
+    p.add_argument("--reserve", type=float, default=0.1, metavar="RATIO", help="reserve ratio (default 0.1)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    add_counter_argument(p)
+    p.set_defaults(handler=run_compact)
+
+
+@dataclass
+class _Result:
+    transcript: Transcript
+    tokens_before: int
+    tokens_after: int
+    compaction: CompactionReport | None
+    offloaded: list[OffloadRef]
+
+
+def _output_path(args: argparse.Namespace) -> Path:
+    src = Path(args.file)
+    out = Path(args.output) if args.output else src.with_name(f"{src.stem}.compacted{src.suffix or '.json'}")
+    if out.exists() and src.exists() and os.path.samefile(out, src):
+        raise InputError("refusing to overwrite the input file; choose another -o", source=str(out))
+    return out
+
+
+def _strategy(args: argparse.Namespace, counter: TokenCounter, window: int) -> Any:
+    if args.strategy == "digest":
+        if args.model:
+            raise ConfigError("--model is only used with --strategy structured")
+        return None
+    if not args.model:
+        raise ConfigError("--strategy structured needs --model openai:NAME or anthropic:NAME")
+    from contextfold._structured_strategy import StructuredStrategy
+    from contextfold._summary import StructuredSummarizer
+    from contextfold.models import model_from_spec
+
+    model = model_from_spec(args.model, base_url=args.base_url)
+    return StructuredStrategy(StructuredSummarizer(model, counter=counter, window=window))
+
+
+async def compact_transcript(
+    transcript: Transcript,
+    *,
+    config: ContextConfig,
+    counter: TokenCounter,
+    workspace: LocalWorkspace,
+    strategy: Any = None,
+    force: bool = False,
+) -> _Result:
+    """Offload oversized results and compact one conversation; the library core of the command."""
+    ctx = Context(config, counter=counter, workspace=workspace, strategy=strategy, hints=False, tools=transcript.tools)
+    offloaded: list[OffloadRef] = []
+    for message in transcript.messages:
+        if message.role == "tool":
+            offloaded.extend(await ctx.append_tool_result(message))
+        else:
+            ctx.append(message)
+    before = count_messages(counter, transcript.messages) + count_tools(counter, transcript.tools)
+    report = None
+    if force or ctx.tokens > config.trigger_tokens:
+        report = await ctx.compact(reason="forced" if force else "trigger")
+    return _Result(
+        transcript=transcript.replace(messages=ctx.messages),
+        tokens_before=before,
+        tokens_after=ctx.tokens,
+        compaction=report,
+        offloaded=offloaded,
+    )
+
+
+def run_compact(ctx: CLIContext) -> int:
+    """Handler of ``contextfold compact``."""
+    args = ctx.args
+    if args.window is None or args.window <= 0:
+        raise ConfigError(f"--window must be a positive number of tokens (got {args.window})")
+    config = ContextConfig(window=args.window, trigger_ratio=args.trigger, reserve_ratio=args.reserve)
+    counter = counter_from_args(args)
+    strategy = _strategy(args, counter, args.window)
+    out = _output_path(args)
+    transcripts = select_conversations(load_transcripts(args.file), args.conversation, args.file)
+    if not transcripts:
+        raise InputError("the file holds no conversation", source=args.file)
+    workspace = LocalWorkspace(args.workspace)
+    results = asyncio.run(_compact_all(transcripts, config, counter, workspace, strategy, args.force))
+    write_text_atomic(out, dump_transcripts([r.transcript for r in results]))
+    report = _report(results, config, out, workspace)
+    if args.json:
+        write_json(ctx, report)
+    else:
+        _print_report(ctx, report)
+    return EXIT_OK
+
+
+async def _compact_all(
+    transcripts: list[Transcript],
+    config: ContextConfig,
+    counter: TokenCounter,
+    workspace: LocalWorkspace,
+    strategy: Any,
+    force: bool,
+) -> list[_Result]:
+    return [
+        await compact_transcript(t, config=config, counter=counter, workspace=workspace, strategy=strategy, force=force)
+        for t in transcripts
+    ]
+
+
+def _report(results: list[_Result], config: ContextConfig, out: Path, workspace: LocalWorkspace) -> dict[str, Any]:
+    conversations = []
+    for r in results:
+        c = r.compaction
+        conversations.append(
+            {
+                "id": r.transcript.id,
+                "index": r.transcript.index,
+                "tokens_before": r.tokens_before,
+                "tokens_after": r.tokens_after,
+                "compacted": c is not None,
+                "strategy": c.strategy if c else None,
+                "fallback": c.fallback if c else None,
+                "messages_compacted": c.messages_compacted if c else 0,
+                "messages_kept": c.messages_kept if c else len(r.transcript.messages),
+                "archive": c.archive.path if c and c.archive else None,
+                "offloaded_results": [ref.path for ref in r.offloaded],
+            }
+        )
+    return {
+        "output": str(out),
+        "workspace": str(workspace.session_dir),
+        "window": config.window,
+        "trigger": config.trigger_tokens,
+        "budget": config.budget,
+        "conversations": conversations,
+    }
+
+
+def _print_report(ctx: CLIContext, report: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    console = ctx.console()
+    table = Table(title=f"compacted for a {report['window']}-token window (budget {report['budget']})")
+    for col in ("conversation", "before", "after", "compacted", "kept", "offloaded", "archive"):
+        table.add_column(
+            col, justify="right" if col in ("before", "after", "compacted", "kept", "offloaded") else "left"
+        )
+    for i, c in enumerate(report["conversations"]):
+        name = c["id"] or str(c["index"] if c["index"] is not None else i)
+        table.add_row(
+            name,
+            str(c["tokens_before"]),
+            str(c["tokens_after"]),
+            str(c["messages_compacted"]),
+            str(c["messages_kept"]),
+            str(len(c["offloaded_results"])),
+            c["archive"] or ("-" if not c["compacted"] else "(no workspace)"),
+        )
+    console.print(table)
+    console.print(f"output: {report['output']}")
+    console.print(f"workspace: {report['workspace']}")
