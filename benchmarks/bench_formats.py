@@ -51,7 +51,7 @@ def main() -> None:
         print(f"  openai -> canonical      {best(lambda: openai_to_messages(session), args.repeat):8.1f} ms")
         print(f"  canonical -> openai      {best(lambda: messages_to_openai(canonical), args.repeat):8.1f} ms")
         print(f"  canonical -> anthropic   {best(lambda: messages_to_anthropic(canonical), args.repeat):8.1f} ms")
-        print(f"  json.loads (reference)   {best(lambda: json.loads(json.dumps(session)), args.repeat):8.1f} ms")
+        print(f"  json dumps+loads (ref.)  {best(lambda: json.loads(json.dumps(session)), args.repeat):8.1f} ms")
     for path in sorted(args.corpus.glob("*.jsonl")) if args.corpus.exists() else []:
         text = path.read_text()
         transcripts = load_transcripts(path)

@@ -283,6 +283,7 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         timeout = 10
+        disable_nagle_algorithm = True  # headers and body go out in separate writes: avoid 40 ms delayed-ACK stalls
 
         def log_message(self, *args: Any) -> None:
             pass

@@ -56,6 +56,8 @@ class ContextConfig(BaseModel):
     """Share of the budget the summary of the older part may take."""
     tool_result_limit: int = Field(default=50_000, gt=0)
     """Tool results above this many tokens are split and offloaded."""
+    tool_result_share: float = Field(default=0.25, gt=0, le=1)
+    """A single tool result may take at most this share of the budget (see ``result_limit``)."""
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -109,6 +111,15 @@ class ContextConfig(BaseModel):
     def recent_cap_tokens(self) -> int:
         """The recent (verbatim) part may take at most half the budget."""
         return self.budget // 2
+
+    @property
+    def result_limit(self) -> int:
+        """Tokens one tool result may keep in the context: ``tool_result_limit`` capped to a share of the budget.
+
+        Without the cap, a 250 KB result would pass a 50,000-token limit and
+        defeat a 16k window on its own.
+        """
+        return max(1, min(self.tool_result_limit, int(self.budget * self.tool_result_share)))
 
     @property
     def summary_tokens(self) -> int:

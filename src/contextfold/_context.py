@@ -213,7 +213,7 @@ class Context:
             self.append(message, provider=provider)
 
     async def append_tool_result(self, message: Message) -> list[OffloadRef]:
-        """Append a tool message after splitting results over ``tool_result_limit`` (rest offloaded).
+        """Append a tool message after splitting results over ``config.result_limit`` (rest offloaded).
 
         If the workspace write fails, `WorkspaceError` propagates and nothing is appended.
         """
@@ -223,7 +223,7 @@ class Context:
         blocks: list[ToolResultBlock] = []
         for block in message.tool_results:
             kept, ref = await offload_oversized_result(
-                block, limit=self.config.tool_result_limit, counter=self.counter, offloader=self.workspace
+                block, limit=self.config.result_limit, counter=self.counter, offloader=self.workspace
             )
             blocks.append(kept)
             if ref is not None:
