@@ -28,18 +28,26 @@ def rates(part: str) -> list[tuple[str, int, int, int, int]]:
             table[key][0] += hit
             table[key][1] += 1
     cats = sorted(set(inj) | set(ben), key=lambda c: (c == "ALL", c))
-    return [(c, *inj.get(c, [0, 0]), *ben.get(c, [0, 0])) for c in cats]
+    out: list[tuple[str, int, int, int, int]] = []
+    for c in cats:
+        hi, ni = inj.get(c, [0, 0])
+        hb, nb = ben.get(c, [0, 0])
+        out.append((c, hi, ni, hb, nb))
+    return out
 
 
 def pct(a: int, b: int) -> str:
     return f"{a}/{b} = {100 * a / b:.1f} %" if b else "–"
 
 
-def throughput(name: str, text: str, fn: object) -> str:
+def throughput(name: str, text: str, fn: object, repeat: int = 3) -> str:
+    """Best of ``repeat`` runs (the machine is shared; the best run is the least disturbed)."""
     assert callable(fn)
-    t0 = time.perf_counter()
-    fn(text)
-    dt = time.perf_counter() - t0
+    dt = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn(text)
+        dt = min(dt, time.perf_counter() - t0)
     mb = len(text.encode()) / 1e6
     return f"| {name} | {mb:.2f} MB | {dt:.2f} s | {mb / dt:.1f} MB/s |"
 
@@ -72,14 +80,15 @@ def main() -> None:
         print(throughput("redact_secrets, real tool output", tool[:2_000_000], redact_secrets))
     prose = "The quick brown fox jumps over the lazy dog; results are listed below. " * 14_000
     print(throughput("scan_injection, prose without trigger words", prose, scan_injection))
-    for unit in ("ignore the ", "system: ", "a\u200b", '{"name": "x", '):
-        print(
-            throughput(f"scan_injection, adversarial {unit!r} × 1 MB", unit * (1_000_000 // len(unit)), scan_injection)
-        )
+    print(throughput("redact_secrets, prose", prose, redact_secrets))
+    for unit in ("ignore the ", "system: ", "a\u200b", "\u0430", '{"name": "x", ', "<|im_start|>", "show me your "):
+        text = unit * (1_000_000 // len(unit))
+        print(throughput(f"scan_injection, adversarial {unit!r} × 1 MB", text, scan_injection))
+        print(throughput(f"redact_secrets, adversarial {unit!r} × 1 MB", text, redact_secrets))
     fence = Fence()
     counters: list[tuple[str, object]] = [("BytesCounter", BytesCounter())]
     try:
-        from contextfold._counters import make_counter  # type: ignore[import-not-found]
+        from contextfold._counters import make_counter
 
         counters.append(("make_counter() default", make_counter()))
     except ImportError:

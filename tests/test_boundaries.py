@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from conversation_gen import conversations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +24,7 @@ from contextfold._messages import (
     ToolResultBlock,
 )
 from contextfold._tokens import BytesCounter, count_messages
+from conversation_gen import conversations
 
 COUNTER = BytesCounter()
 
@@ -156,7 +156,7 @@ def test_running_tool_call_that_cannot_fit_gives_no_boundary() -> None:
     )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(
     messages=conversations(),
     reserve=st.integers(0, 3000),
@@ -171,7 +171,13 @@ def test_boundary_invariants(messages: list[Message], reserve: int, min_recent: 
     c = counts(messages)
     kept_limit = cap + extra
     boundary = find_boundary(
-        messages, c, counter=COUNTER, lo=lo, reserve_tokens=reserve, min_recent=min_recent, recent_cap=cap,
+        messages,
+        c,
+        counter=COUNTER,
+        lo=lo,
+        reserve_tokens=reserve,
+        min_recent=min_recent,
+        recent_cap=cap,
         kept_limit=kept_limit,
     )
     pending = pending_tail(messages)
@@ -183,7 +189,7 @@ def test_boundary_invariants(messages: list[Message], reserve: int, min_recent: 
     # Pairing: no orphan result, no call without its result except the running tail.
     assert orphan_results(kept) == []
     tail = pending_tail(kept)
-    assert all(index == tail for index, _ in unanswered_calls(kept)), (unanswered_calls(kept), tail, boundary, [(m.role, [getattr(x, "id", getattr(x, "call_id", x.kind)) for x in m.content]) for m in kept])
+    assert all(index == tail for index, _ in unanswered_calls(kept)), unanswered_calls(kept)
     assert pending is None or messages[pending] in kept
     assert not kept[boundary.lo :] or kept[boundary.lo].role != "tool"
     # Suffix (modulo the split) and within the limit.

@@ -59,7 +59,7 @@ def test_compacts_object_document_into_valid_smaller_one(example: Path, tmp_path
 
 def test_under_trigger_leaves_messages_unchanged(example: Path, tmp_path: Path) -> None:
     out = tmp_path / "o.json"
-    code, stdout, _ = run("compact", str(example), "--window", "1000000", "-o", str(out), "--workspace", str(tmp_path))
+    code, _, _ = run("compact", str(example), "--window", "1000000", "-o", str(out), "--workspace", str(tmp_path))
     assert code == 0
     assert load_transcripts(out)[0].messages == load_transcripts(example)[0].messages
 

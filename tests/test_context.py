@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.conversation_gen import conversations
 
 from contextfold import BytesCounter, ConfigError, Message, TextBlock, ToolCallBlock, ToolResultBlock, WorkspaceError
 from contextfold._config import ContextConfig
@@ -17,6 +16,7 @@ from contextfold._structured_strategy import StructuredStrategy
 from contextfold._summary import SUMMARY_FIELDS, StructuredSummarizer
 from contextfold._workspace import LocalWorkspace
 from contextfold.testing import ScriptedSummaryModel
+from conversation_gen import conversations
 
 CLOCK = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))
 

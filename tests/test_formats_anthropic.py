@@ -5,7 +5,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from tests.strategies import anthropic_documents
 
 from contextfold._errors import InputError
 from contextfold._formats import (
@@ -24,6 +23,7 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from strategies import anthropic_documents
 
 SAMPLE = json.loads((Path(__file__).parent / "data" / "anthropic_sample.json").read_text())
 

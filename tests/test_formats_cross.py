@@ -3,7 +3,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from tests.strategies import conversations
 
 from contextfold._errors import ConfigError, UnknownFormatError
 from contextfold._formats import (
@@ -16,6 +15,7 @@ from contextfold._formats import (
     to_canonical,
 )
 from contextfold._messages import Message, ToolSpec
+from strategies import conversations
 
 
 def check_anthropic(system: Any, messages: list[dict[str, Any]]) -> None:

@@ -4,7 +4,6 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from tests.strategies import openai_messages
 
 from contextfold._errors import InputError
 from contextfold._formats import messages_to_openai, openai_to_messages, tools_from_openai, tools_to_openai
@@ -17,6 +16,7 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from strategies import openai_messages
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import normalize, sanitize_injection, scan_injection
+from contextfold._guard import _injection, normalize, sanitize_injection, scan_injection
 
 DATA = Path(__file__).parent / "data" / "guard"
 
@@ -42,9 +42,9 @@ def test_tune_figures() -> None:
 
 
 def test_eval_figures_do_not_regress() -> None:
-    # Measured 0.761 recall / 0.044 FPR (see benchmarks/results/guard.md); the issue's target is 0.85 / 0.05.
+    # Measured 0.791 recall / 0.044 FPR (see benchmarks/results/guard.md); the issue's target is 0.85 / 0.05.
     recall, fpr = _rates("eval")
-    assert recall >= 0.75
+    assert recall >= 0.79
     assert fpr <= 0.05
 
 
@@ -184,3 +184,60 @@ def test_normalize_map_is_monotonic_and_in_bounds(text: str) -> None:
         last = start
     if text.isascii():
         assert norm.text == text.lower()
+
+
+def _full_scan_rules(text: str) -> set[str]:
+    """Reference: every rule over the whole folded text (no anchors, no windows)."""
+    folded = normalize(text).text
+    return {
+        rule.rule_id
+        for rule in _injection._RULES
+        for m in rule.pattern.finditer(folded)
+        if m.end() > m.start()
+        and not _injection._downgraded(rule.rule_id, folded, m.start())
+        and rule.severity != "low"
+    }
+
+
+def test_anchors_are_complete() -> None:
+    # Each rule runs only around its anchors; on every corpus string and its bypass variants that must find
+    # exactly the blocking rules a full scan of the whole text finds.
+    for r in _rows("tune") + _rows("eval"):
+        for text in (r["text"], _zero_width(r["text"]), _homoglyph(r["text"]), "x " * 300 + r["text"]):
+            got = {f.rule for f in scan_injection(text) if f.blocking}
+            assert got == _full_scan_rules(text), text[:80]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "ignore",
+                "all",
+                "previous",
+                "instructions",
+                "system",
+                ":",
+                "\n",
+                "user",
+                "show",
+                "me",
+                "your",
+                "prompt",
+                "api",
+                "key",
+                "<|im_start|>",
+                '{"name": "x", "arguments": 1}',
+                "\u200b",
+                "developer",
+                "mode",
+                " ",
+                "\n",
+            ]
+        ),
+        max_size=40,
+    ).map(" ".join)
+)
+def test_anchors_are_complete_on_generated_text(text: str) -> None:
+    assert {f.rule for f in scan_injection(text) if f.blocking} == _full_scan_rules(text)

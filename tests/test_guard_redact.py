@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import redact_secrets
+from contextfold._guard import _redact, redact_secrets
 
 CASES = [
     ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key"),
@@ -81,3 +81,31 @@ def test_redaction_is_linear_on_adversarial_input() -> None:
         t0 = time.perf_counter()
         redact_secrets(text)
         assert time.perf_counter() - t0 < 10.0
+
+
+def _full_candidates(text: str) -> set[tuple[str, int, int]]:
+    """Reference: every redaction rule over the whole text (no gates, no windows)."""
+    out = set()
+    for kind, pattern, group in _redact._RULES:
+        for m in pattern.finditer(text):
+            if group is None:
+                out.add((kind, *m.span()))
+                continue
+            name = next((g for g in group.split("|") if m.group(g) is not None), None)
+            if name is None:
+                continue
+            value = m.group(name)
+            if (
+                value.startswith("[redacted:")
+                or _redact._PLACEHOLDER.match(value)
+                or (name == "v" and _redact._REFERENCE.match(value) and kind != "connection-password")
+            ):
+                continue
+            out.add((kind, *m.span(name)))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_secretish, max_size=8).map(" ".join))
+def test_gated_redaction_equals_full_scan(text: str) -> None:
+    assert {(r.kind, r.start, r.end) for r in _redact._candidates(text)} == _full_candidates(text)

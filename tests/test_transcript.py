@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strategies import conversations
 
 from contextfold._errors import InputError, UnknownFormatError
 from contextfold._formats import messages_to_anthropic, messages_to_openai
@@ -20,6 +19,7 @@ from contextfold._transcript import (
     parse_transcripts,
     write_text_atomic,
 )
+from strategies import conversations
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = Path(__file__).parent.parent / "examples" / "transcript.json"

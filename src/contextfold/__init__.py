@@ -1,9 +1,16 @@
 """contextfold: keep long-running, tool-using LLM agents inside their context window.
 
 The public API is re-exported here; implementation lives in private modules.
-Importing this package loads no provider SDK, no rich and no HTTP client.
+Extension points are public sub-packages: `contextfold.strategies` (compaction
+strategies), `contextfold.models` (model adapters) and `contextfold.testing`
+(test doubles). Importing this package loads no provider SDK, no rich and no
+HTTP client, and prints nothing.
 """
 
+from contextfold._calibrated import CalibratedCounter
+from contextfold._config import ContextConfig
+from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
+from contextfold._counters import make_counter
 from contextfold._errors import (
     BudgetError,
     ConfigError,
@@ -16,6 +23,35 @@ from contextfold._errors import (
     UnknownFormatError,
     WorkspaceError,
 )
+from contextfold._exact_tokens import HFCounter, TiktokenCounter
+from contextfold._formats import (
+    ProviderName,
+    anthropic_to_messages,
+    detect_format,
+    messages_to_anthropic,
+    messages_to_openai,
+    openai_to_messages,
+    render,
+    to_canonical,
+    tools_from_anthropic,
+    tools_from_openai,
+    tools_to_anthropic,
+    tools_to_openai,
+)
+from contextfold._guard import (
+    Fence,
+    Finding,
+    GuardConfig,
+    RedactionResult,
+    SanitizeResult,
+    guard_tool_result,
+    redact_secrets,
+    sanitize_injection,
+    sanitize_tool_output,
+    scan_injection,
+)
+from contextfold._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
+from contextfold._layers import DiscoveredLayers, SystemPromptBuilder, discover
 from contextfold._messages import (
     Block,
     DataBlock,
@@ -29,14 +65,25 @@ from contextfold._messages import (
     ToolResultBlock,
     ToolSpec,
 )
-from contextfold._tokens import (
-    MEDIA_TOKENS,
-    BytesCounter,
-    TokenCounter,
-    TokenTally,
-    count_messages,
-    count_tools,
+from contextfold._offload import Offloader, OffloadRef
+from contextfold._plan import CompactionPlan, CompactionStrategy
+from contextfold._read_cache import ReadCache
+from contextfold._readback import bind_readback_tools, read_offloaded, search_offloaded
+from contextfold._split import offload_oversized_result, split_tool_result
+from contextfold._steering import (
+    Cancel,
+    ChannelFullError,
+    FollowUp,
+    RequestPause,
+    SteeringChannel,
+    SteeringMessage,
+    SystemReminder,
 )
+from contextfold._summary import StructuredSummarizer, StructuredSummary, SummaryModel
+from contextfold._tokens import MEDIA_TOKENS, BytesCounter, TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._transcript import Transcript, dump_transcripts, load_transcript, load_transcripts, parse_transcripts
+from contextfold._validate import Problem, validate
+from contextfold._workspace import LocalWorkspace
 
 __version__ = "0.1.0"
 
@@ -45,28 +92,98 @@ __all__ = [
     "Block",
     "BudgetError",
     "BytesCounter",
+    "CacheReport",
+    "CalibratedCounter",
+    "Cancel",
+    "ChannelFullError",
+    "Clock",
+    "CompactionPlan",
+    "CompactionReport",
+    "CompactionStrategy",
     "ConfigError",
+    "Context",
+    "ContextConfig",
+    "ContextEvent",
     "ContextOverflowError",
+    "ContextUsage",
     "ContextfoldError",
     "DataBlock",
+    "DiscoveredLayers",
+    "Fence",
+    "Finding",
+    "FollowUp",
+    "GuardConfig",
+    "HFCounter",
     "HintBlock",
+    "HintConfig",
     "InputError",
+    "LocalWorkspace",
     "Message",
     "MissingExtraError",
+    "OffloadRef",
+    "Offloader",
     "PathRefusedError",
+    "Prepared",
+    "Problem",
+    "ProviderName",
+    "ReadCache",
     "RedactedThinkingBlock",
+    "RedactionResult",
+    "RequestPause",
     "Role",
+    "SanitizeResult",
+    "SteeringChannel",
+    "SteeringMessage",
+    "StructuredSummarizer",
+    "StructuredSummary",
     "SummarizerError",
+    "SummaryModel",
+    "SystemClock",
+    "SystemPromptBuilder",
+    "SystemReminder",
+    "Task",
     "TextBlock",
     "ThinkingBlock",
+    "TiktokenCounter",
     "TokenCounter",
     "TokenTally",
     "ToolCallBlock",
     "ToolResultBlock",
     "ToolSpec",
+    "Transcript",
     "UnknownFormatError",
     "WorkspaceError",
     "__version__",
+    "anthropic_to_messages",
+    "bind_readback_tools",
     "count_messages",
     "count_tools",
+    "detect_format",
+    "discover",
+    "dump_transcripts",
+    "guard_tool_result",
+    "inject_hint",
+    "load_transcript",
+    "load_transcripts",
+    "make_counter",
+    "messages_to_anthropic",
+    "messages_to_openai",
+    "offload_oversized_result",
+    "openai_to_messages",
+    "parse_transcripts",
+    "plan_hint",
+    "read_offloaded",
+    "redact_secrets",
+    "render",
+    "sanitize_injection",
+    "sanitize_tool_output",
+    "scan_injection",
+    "search_offloaded",
+    "split_tool_result",
+    "to_canonical",
+    "tools_from_anthropic",
+    "tools_from_openai",
+    "tools_to_anthropic",
+    "tools_to_openai",
+    "validate",
 ]

@@ -40,6 +40,8 @@ from contextfold._tokens import TokenCounter
 
 __all__ = [
     "DEFAULT_RULES",
+    "SUMMARY_META_KEY",
+    "SUMMARY_META_VALUE",
     "Boundary",
     "CutRule",
     "Split",

@@ -10,22 +10,38 @@ A compaction is applied all-or-nothing: the archive is written first, then the
 read cache is cleared and the message list swapped in one synchronous step.
 The apply runs shielded from cancellation; a cancelled caller waits for it to
 finish and then sees the `CancelledError`.
+
+The default strategy is the digest with its facts ledger: on the dev corpus
+it keeps more file paths verbatim than `TieredCompaction` (whose placeholders
+name only a few paths of the output they clear), at the same cache share;
+see benchmarks/results/compaction-quality.md. Pinned messages, open tasks and the project
+instructions are re-attached right after a summary, so the real rules follow
+the summary; the strategy plans for the room they and the tool schemas take.
+An automatic compaction must satisfy the `LoopGuard`, or `prepare` raises
+`ContextOverflowError` naming the irreducible floor (at most one automatic
+compaction per call). Between compactions the context is append-only, so
+the prefix sent last time is sent again byte for byte (`Prepared.cache`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
+from contextfold._boundaries import SUMMARY_META_KEY, last_user_index
 from contextfold._config import ContextConfig
-from contextfold._digest_strategy import DigestStrategy
-from contextfold._errors import ConfigError, InputError
+from contextfold._digest_strategy import DigestStrategy, leading_system_count
+from contextfold._errors import ConfigError, ContextOverflowError, InputError
+from contextfold._groups import pending_tail
 from contextfold._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
+from contextfold._layers import PromptFile, SystemPromptBuilder
+from contextfold._loop_guard import LoopGuard, floor_error
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
 from contextfold._offload import Offloader, OffloadRef
 from contextfold._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
@@ -33,7 +49,11 @@ from contextfold._read_cache import ReadCache
 from contextfold._split import offload_oversized_result
 from contextfold._tokens import TokenCounter, TokenTally, count_tools
 
-__all__ = ["CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
+__all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
+
+REATTACHED_META_VALUE = "reattached"
+"""``meta[SUMMARY_META_KEY]`` of the message re-attached after a summary."""
+REATTACH_HEADER = "Re-attached after the summary above; these still apply:"
 
 ProviderName = Literal["openai", "anthropic"]
 EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning"]
@@ -55,6 +75,14 @@ class CompactionReport:
     fallback: str | None = None
     """Why the configured strategy was not used as such (e.g. the model failed and the digest stood in)."""
     details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    messages_rewritten: int = 0
+    """Kept messages rewritten in place (tool output cleared or deduplicated; originals archived)."""
+
+    @property
+    def tier_runs(self) -> tuple[Mapping[str, Any], ...]:
+        """Which tiers ran and what each reclaimed (empty for a strategy without tiers)."""
+        runs: tuple[Mapping[str, Any], ...] = tuple(self.details.get("tier_runs", ()))
+        return runs
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -125,6 +153,8 @@ class Context:
         clock: Clock | None = None,
         read_cache: ReadCache | None = None,
         on_event: EventHandler | None = None,
+        instructions: str | PromptFile | SystemPromptBuilder | None = None,
+        loop_guard: LoopGuard | None = None,
     ) -> None:
         if config is None:
             if window is None:
@@ -139,6 +169,10 @@ class Context:
         self.config = config
         self.counter = counter
         self.strategy: CompactionStrategy = as_strategy(strategy) if strategy is not None else DigestStrategy()
+        self.loop_guard = loop_guard or LoopGuard()
+        self.instructions = _instructions_text(instructions)
+        self._pins: list[Message] = []
+        self._open_tasks: tuple[Task, ...] = ()
         self.workspace = workspace
         self.hints: HintConfig | None = None if hints is False else (hints or HintConfig())
         self.clock: Clock = clock or SystemClock()
@@ -188,6 +222,11 @@ class Context:
         """Number of compactions applied in this session."""
         return self._compactions
 
+    @property
+    def pinned(self) -> tuple[Message, ...]:
+        """The pinned messages, in pin order."""
+        return tuple(self._pins)
+
     def subscribe(self, handler: EventHandler) -> None:
         """Call ``handler`` with every `ContextEvent` from now on."""
         self._handlers.append(handler)
@@ -236,6 +275,37 @@ class Context:
         self.append(message)
         return refs
 
+    def pin(self, item: Message | str) -> Message:
+        """Pin a message (or a fact, appended as a user message): re-attached verbatim after every summary.
+
+        A pinned message that a compaction removes comes back, as text, right
+        after the summary. Pinning a fact appends it now (it cannot go between
+        tool calls and their results: `InputError`).
+        """
+        if isinstance(item, str):
+            if not item.strip():
+                raise InputError("cannot pin an empty fact")
+            if self._messages and pending_tail(self._messages) is not None:
+                raise InputError(
+                    "cannot pin a fact while tool calls await their results; append the results first",
+                    message_index=len(self._messages) - 1,
+                )
+            message = Message.text_message("user", item)
+            self.append(message)
+        else:
+            message = item
+        if not any(p is message for p in self._pins):
+            self._pins.append(message)
+        return message
+
+    def unpin(self, item: Message | str) -> bool:
+        """Stop re-attaching a pinned message (or the pinned fact with this text); whether one was pinned."""
+        for index, pinned in enumerate(self._pins):
+            if pinned is item or (isinstance(item, str) and pinned.text == item):
+                del self._pins[index]
+                return True
+        return False
+
     def record_usage(self, prompt_tokens: int) -> None:
         """Anchor the estimate on the provider's reported prompt tokens for the last prepared request."""
         if self._last_sent is None or prompt_tokens < 0:
@@ -255,6 +325,7 @@ class Context:
         """Compact if over the trigger (at most once), inject runtime hints, and return what to send."""
         started = time.perf_counter()
         report: CompactionReport | None = None
+        self._open_tasks = tuple(t if isinstance(t, Task) else Task(subject=t) for t in open_tasks)
         if self.tokens > self.config.trigger_tokens:
             report = await self.compact(reason="trigger")
         hint = self._inject_hints(first_call_of_reply, open_tasks)
@@ -277,15 +348,31 @@ class Context:
     async def compact(self, *, reason: str = "forced") -> CompactionReport | None:
         """Compact now; ``None`` when there is nothing to compact.
 
-        If the reserve leaves nothing to compact while over the trigger, the plan
-        is retried with reserve 0. Raises `BudgetError`/`ContextOverflowError`
-        when the floor alone exceeds the budget, `WorkspaceError` when the
-        archive cannot be written (the context is then unchanged).
+        If the reserve leaves nothing to compact while over the trigger, or the
+        plan does not satisfy the loop guard, the plan is retried with reserve
+        0. An automatic compaction (``reason="trigger"``) that still fails the
+        guard raises `ContextOverflowError` naming the floor; so does a floor
+        that alone exceeds the budget. `WorkspaceError` when the archive
+        cannot be written (the context is then unchanged).
         """
         started = time.perf_counter()
-        plan = await self._plan(self.config)
-        if plan is None and self.config.reserve_ratio > 0 and self.tokens > self.config.trigger_tokens:
-            plan = await self._plan(self.config.model_copy(update={"reserve_ratio": 0.0, "min_recent_messages": 0}))
+        automatic = reason == "trigger"
+        attachment = self._reattachment()
+        extra = self._tools_tokens + (self.counter.count_message(attachment) if attachment is not None else 0)
+        limit = self.loop_guard.limit(self.config)
+        try:
+            config = self._planning_config(extra)
+            plan = await self._plan(config, attachment)
+            if (plan is None or not self._accepts(plan)) and self.tokens > self.config.trigger_tokens:
+                zero = config.model_copy(update={"reserve_ratio": 0.0, "min_recent_messages": 0})
+                retry = await self._plan(zero, attachment)
+                if retry is not None and (plan is None or retry.tokens_after < plan.tokens_after):
+                    plan = retry
+        except ContextOverflowError as exc:  # say what the whole floor is made of, not only the strategy's view
+            raise floor_error(self._floor(attachment), best=None, limit=limit, config=self.config) from exc
+        if automatic and (plan is None or not self._accepts(plan)):
+            best = plan.tokens_after + self._tools_tokens if plan is not None else None
+            raise floor_error(self._floor(attachment), best=best, limit=limit, config=self.config)
         if plan is None:
             return None
         task = asyncio.ensure_future(self._apply(plan, reason, started))
@@ -298,12 +385,69 @@ class Context:
 
     # -- internals ----------------------------------------------------------------------------
 
-    async def _plan(self, config: ContextConfig) -> CompactionPlan | None:
+    async def _plan(self, config: ContextConfig, attachment: Message | None) -> CompactionPlan | None:
         aplan = getattr(self.strategy, "aplan", None)
+        result: CompactionPlan | None
         if aplan is not None and inspect.iscoroutinefunction(aplan):
-            result: CompactionPlan | None = await aplan(self._messages, counter=self.counter, config=config)
-            return result
-        return self.strategy.plan(self._messages, counter=self.counter, config=config)
+            result = await aplan(self._messages, counter=self.counter, config=config)
+        else:
+            result = self.strategy.plan(self._messages, counter=self.counter, config=config)
+        if result is not None and result.compacted and attachment is not None:
+            result = result.with_attachments((attachment,), self.counter)
+        return result
+
+    def _planning_config(self, extra: int) -> ContextConfig:
+        """The config a strategy plans with: the window less what tools and re-attachments will take."""
+        if extra <= 0:
+            return self.config
+        per_token = self.config.trigger_ratio / self.config.safety_margin
+        window = self.config.window - math.ceil(extra / per_token)
+        if window <= 0:
+            raise floor_error(
+                self._floor(self._reattachment()),
+                best=None,
+                limit=self.loop_guard.limit(self.config),
+                config=self.config,
+            )
+        return self.config.model_copy(update={"window": window})
+
+    def _accepts(self, plan: CompactionPlan) -> bool:
+        before = plan.tokens_before + self._tools_tokens
+        return self.loop_guard.accepts(before, plan.tokens_after + self._tools_tokens, self.config)
+
+    def _reattachment(self) -> Message | None:
+        """The message re-attached after a summary: project instructions, pinned messages, open tasks."""
+        parts: list[str] = []
+        if self.instructions:
+            parts.append(f"<project-instructions>\n{self.instructions}\n</project-instructions>")
+        pins = [p.text.strip() for p in self._pins if p.text.strip()]
+        if pins:
+            parts.append("Pinned:\n" + "\n".join(f"- {p}" for p in pins))
+        tasks = [t for t in self._open_tasks if t.open]
+        if tasks:
+            parts.append(
+                "Open tasks:\n"
+                + "\n".join(f"- [{t.status}] {t.subject}" + (f" (id {t.id})" if t.id else "") for t in tasks)
+            )
+        if not parts:
+            return None
+        text = REATTACH_HEADER + "\n\n" + "\n\n".join(parts)
+        return Message.text_message("user", text, meta={SUMMARY_META_KEY: REATTACHED_META_VALUE})
+
+    def _floor(self, attachment: Message | None) -> dict[str, int]:
+        """What no compaction can remove, in tokens."""
+        counts = self._tally.counts
+        lo = leading_system_count(self._messages)
+        user = last_user_index(self._messages, lo)
+        pending = pending_tail(self._messages[lo:])
+        start = user if user is not None else (lo + pending if pending is not None else len(self._messages))
+        pinned = self.counter.count_message(attachment) if attachment is not None else 0
+        return {
+            "system": sum(counts[:lo]),
+            "tools": self._tools_tokens,
+            "pinned": pinned,
+            "current_turn": sum(counts[start:]),
+        }
 
     async def _apply(self, plan: CompactionPlan, reason: str, started: float) -> CompactionReport:
         before = self.tokens
@@ -311,16 +455,15 @@ class Context:
         if self.workspace is not None:
             lo = len(plan.prefix)
             start = self._archived + lo
-            ref = await self.workspace.offload_context(
-                plan.compacted, message_range=(start, start + len(plan.compacted))
-            )
+            span = (start, start + len(plan.compacted)) if not plan.replaced else None
+            ref = await self.workspace.offload_context(plan.archived, message_range=span)
             plan = plan.with_archive_ref(ref.path)
         # From here on nothing awaits: the swap cannot be torn.
-        self.read_cache.invalidate(plan.compacted)
+        self.read_cache.invalidate(plan.archived)
         self._messages = list(plan.messages)
         self._tally.reset(self._messages)
         self._anchor = None
-        self._touch(len(plan.prefix))
+        self._touch(plan.first_change)
         self._compactions += 1
         self._archived += len(plan.compacted)
         fallback = plan.details.get("fallback")
@@ -335,6 +478,7 @@ class Context:
             seconds=time.perf_counter() - started,
             fallback=str(fallback) if fallback is not None else None,
             details=plan.details,
+            messages_rewritten=len(plan.replaced),
         )
         self._emit("compaction", report)
         if report.tokens_after > self.config.trigger_tokens:
@@ -409,3 +553,17 @@ class Context:
             return to_canonical([dict(message)], chosen)
         except InputError as exc:
             raise InputError(exc.reason, message_index=index) from exc
+
+
+def _instructions_text(instructions: str | PromptFile | SystemPromptBuilder | None) -> str:
+    """The project instructions to re-attach: a string, a discovered file, or a builder's instructions layer."""
+    if instructions is None:
+        return ""
+    if isinstance(instructions, SystemPromptBuilder):
+        layer = instructions.instructions
+        if layer is None:
+            return ""
+        return (layer.text if isinstance(layer, PromptFile) else layer).strip()
+    if isinstance(instructions, PromptFile):
+        return instructions.text.strip()
+    return instructions.strip()

@@ -5,6 +5,10 @@ fidelity tiers (`build_digest`) into what is left of the budget (at most
 ``summary_ratio`` of it), and returns a `CompactionPlan`. Leading system
 messages are the prompt and are never compacted; if they alone do not fit
 the budget, it raises `ContextOverflowError` naming that floor.
+
+The facts ledger (`contextfold._ledger`) of the compacted part is attached
+after the digest, verbatim; it may take up to ``ledger_share`` of the
+summary's tokens, and what it leaves unused goes to the digest.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from contextfold._config import ContextConfig
 from contextfold._digest import build_digest
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._groups import call_names, pending_tail
+from contextfold._ledger import ledger_for
 from contextfold._messages import Message
 from contextfold._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
 from contextfold._tokens import TokenCounter, count_messages
@@ -37,16 +42,27 @@ class DigestStrategy:
     """Compact the older part into an extractive digest; keep the recent part verbatim.
 
     ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
-    rules the boundary must satisfy (tool pairing and thinking by default).
+    rules the boundary must satisfy (tool pairing and thinking by default);
+    ``ledger_share`` is the share of the summary the facts ledger may take
+    (0 turns the ledger off).
     """
 
     name = "digest"
 
-    def __init__(self, *, truncate_chars: int = 400, rules: Sequence[CutRule] = DEFAULT_RULES) -> None:
+    def __init__(
+        self,
+        *,
+        truncate_chars: int = 400,
+        rules: Sequence[CutRule] = DEFAULT_RULES,
+        ledger_share: float = 0.75,
+    ) -> None:
         if truncate_chars < 16:
             raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
+        if not 0 <= ledger_share <= 1:
+            raise ConfigError(f"DigestStrategy.ledger_share: must be between 0 and 1 (got {ledger_share})")
         self.truncate_chars = truncate_chars
         self.rules = tuple(rules)
+        self.ledger_share = ledger_share
 
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
@@ -66,6 +82,11 @@ class DigestStrategy:
                 budget=budget,
             )
         kept_limit = budget - system - overhead
+        # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
+        cap = int(config.summary_tokens * self.ledger_share)
+        reserve = counter.count_text(ledger_for(messages[lo:], counter, cap)) + 2 if cap > 0 else 0
+        if reserve >= kept_limit // 2:
+            reserve = 0
         boundary = find_boundary(
             messages,
             counts,
@@ -74,9 +95,21 @@ class DigestStrategy:
             reserve_tokens=config.reserve_tokens,
             min_recent=config.min_recent_messages,
             recent_cap=config.recent_cap_tokens,
-            kept_limit=kept_limit,
+            kept_limit=kept_limit - reserve,
             rules=self.rules,
         )
+        if boundary is None and reserve:
+            boundary = find_boundary(
+                messages,
+                counts,
+                counter=counter,
+                lo=lo,
+                reserve_tokens=config.reserve_tokens,
+                min_recent=config.min_recent_messages,
+                recent_cap=config.recent_cap_tokens,
+                kept_limit=kept_limit,
+                rules=self.rules,
+            )
         if boundary is None:
             pending = pending_tail(messages[lo:])
             turn = sum(counts[lo + pending :]) if pending is not None else 0
@@ -92,19 +125,28 @@ class DigestStrategy:
         older: list[Message] = list(messages[lo:end])
         if boundary.split is not None:
             older.append(boundary.split.head)
-        target = min(config.summary_tokens, kept_limit - boundary.kept_tokens)
+        target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
+        ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
+        ledger = ledger_for(older, counter, ledger_cap) if self.ledger_share else ""
+        ledger_tokens = counter.count_text(ledger) + 2 if ledger else 0
         digest = build_digest(
             older,
             counter=counter,
-            target_tokens=max(target, 0),
+            target_tokens=max(target - ledger_tokens, 0),
             names=call_names(messages),
             truncate_chars=self.truncate_chars,
         )
+        text = "\n\n".join(part for part in (digest.text, ledger) if part)
         return CompactionPlan.build(
             strategy=self.name,
             messages=messages,
             boundary=boundary,
-            summary_text=digest.text,
+            summary_text=text,
             counter=counter,
-            details={"tiers": digest.tier_counts(), "omitted": digest.omitted, "protected": boundary.protected},
+            details={
+                "tiers": digest.tier_counts(),
+                "omitted": digest.omitted,
+                "protected": boundary.protected,
+                "ledger_tokens": ledger_tokens,
+            },
         )

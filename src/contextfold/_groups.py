@@ -101,13 +101,14 @@ def unanswered_calls(messages: Sequence[Message]) -> list[tuple[int, str]]:
 def pending_tail(messages: Sequence[Message]) -> int | None:
     """Index of the trailing assistant message whose calls are still running, else ``None``.
 
-    Trailing means only tool messages (results of some of its calls) follow it.
-    The agent is about to append the missing results, so such a message is the
+    Trailing means it is the last assistant message: only results of some of
+    its calls (and perhaps a user message sent while they run) follow it. The
+    agent is about to append the missing results, so such a message is the
     live end of the conversation, not an orphan: it must be kept.
     """
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if message.role == "tool":
+        if message.role in ("tool", "user"):
             continue
         if message.role != "assistant" or not message.tool_calls:
             return None

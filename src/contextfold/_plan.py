@@ -5,6 +5,13 @@ Plan, then apply: a strategy answers only *what* to compact and returns a
 applies the plan all-or-nothing. Keeping the plan a plain frozen record makes
 "nothing lost" checkable (``prefix + compacted + kept`` re-forms the input)
 and gives ``compact --dry-run`` for free.
+
+Two kinds of change fit in one plan: a *summary* (``compacted`` leaves and
+one summary message replaces it) and *replacements* (a message of the kept
+part rewritten in place, e.g. an old tool result cleared to a placeholder).
+The originals of both are what the session archives (`CompactionPlan.archived`).
+Placeholders name the archive, which only exists after the write: they carry
+`ARCHIVE_PENDING` until `CompactionPlan.with_archive_ref` fills it in.
 """
 
 from __future__ import annotations
@@ -16,28 +23,81 @@ from typing import Any, Protocol, runtime_checkable
 
 from contextfold._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, Boundary
 from contextfold._config import ContextConfig
-from contextfold._messages import Message, TextBlock
+from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens import TokenCounter, count_messages
 
 __all__ = [
+    "ARCHIVE_PENDING",
     "ARCHIVE_REF_TOKENS",
+    "PLACEHOLDER_META_VALUE",
     "CompactionPlan",
     "CompactionStrategy",
     "FunctionStrategy",
     "NoCompaction",
     "PlanFunction",
+    "Replacement",
     "as_strategy",
+    "fill_archive_ref",
+    "is_summary_message",
     "summary_header",
     "summary_message",
 ]
 
 ARCHIVE_REF_TOKENS = 32
 """Tokens set aside in ``tokens_after`` for the archive reference filled in later."""
+ARCHIVE_PENDING = "(archive pending)"
+"""Stands for the archive path in a summary header or placeholder until the archive is written."""
+PLACEHOLDER_META_VALUE = "placeholder"
+"""``meta[SUMMARY_META_KEY]`` of a text block written by a strategy that names the archive."""
+PLACEHOLDER_REF_TOKENS = 12
+"""Tokens set aside per placeholder for the archive path replacing `ARCHIVE_PENDING`."""
+SUMMARY_HEADER_PREFIX = "Summary of earlier conversation ("
+
+
+def is_summary_message(message: Message) -> bool:
+    """Whether ``message`` is a contextfold summary (by its meta, or by its header after a file round trip)."""
+    if message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
+        return True
+    if message.role != "user" or not message.content:
+        return False
+    first = message.content[0]
+    return isinstance(first, TextBlock) and first.text.startswith(SUMMARY_HEADER_PREFIX)
+
+
+def fill_archive_ref(message: Message, ref: str) -> Message:
+    """``message`` with `ARCHIVE_PENDING` replaced by ``ref`` in the placeholder blocks a strategy wrote."""
+
+    def fill(block: TextBlock) -> TextBlock:
+        if block.meta.get(SUMMARY_META_KEY) != PLACEHOLDER_META_VALUE:
+            return block
+        return TextBlock(text=block.text.replace(ARCHIVE_PENDING, ref), meta=block.meta)
+
+    changed = False
+    content: list[Any] = []
+    for block in message.content:
+        new: Any = block
+        if isinstance(block, TextBlock):
+            new = fill(block)
+        elif isinstance(block, ToolResultBlock):
+            inner = tuple(fill(b) if isinstance(b, TextBlock) else b for b in block.content)
+            if any(a is not b for a, b in zip(inner, block.content, strict=True)):
+                new = replace(block, content=inner)
+        changed = changed or new is not block
+        content.append(new)
+    return message.replace(content=tuple(content)) if changed else message
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """A kept message rewritten in place: ``kept[index]`` is the rewrite of ``original``."""
+
+    index: int
+    original: Message
 
 
 def summary_header(count: int, archive_ref: str | None) -> str:
     """First line of a summary: how much was compacted and where the originals are."""
-    where = archive_ref if archive_ref is not None else "(archive pending)"
+    where = archive_ref if archive_ref is not None else ARCHIVE_PENDING
     noun = "message" if count == 1 else "messages"
     return f"Summary of earlier conversation ({count} {noun}, archived at {where})"
 
@@ -54,9 +114,11 @@ def summary_message(body: str, *, count: int, archive_ref: str | None) -> Messag
 class CompactionPlan:
     """What one compaction does: which messages leave, what replaces them, what stays.
 
-    The context after applying it is ``prefix + (summary,) + kept``. With a
-    split boundary, the last compacted message is the head of a message whose
-    tail is the first kept message (``boundary.split`` rejoins them).
+    The context after applying it is ``prefix + (summary,) + attachments +
+    kept`` (no summary when nothing was compacted: a plan of replacements
+    only). With a split boundary, the last compacted message is the head of a
+    message whose tail is the first kept message (``boundary.split`` rejoins
+    them).
     """
 
     strategy: str
@@ -79,6 +141,10 @@ class CompactionPlan:
     """Where the compacted messages were archived; filled in by the session after the write."""
     details: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """Strategy-specific facts for reports (e.g. messages per fidelity tier)."""
+    replaced: tuple[Replacement, ...] = ()
+    """Kept messages rewritten in place, with their originals (archived by the session)."""
+    attachments: tuple[Message, ...] = ()
+    """Messages re-attached right after the summary (pins, open tasks, project instructions)."""
     summary: Message = field(init=False)
     """The summary message (header with the archive reference, then the body)."""
 
@@ -97,18 +163,46 @@ class CompactionPlan:
     @property
     def messages(self) -> tuple[Message, ...]:
         """The context after applying the plan."""
-        return (*self.prefix, self.summary, *self.kept)
+        if not self.compacted:
+            return (*self.prefix, *self.attachments, *self.kept)
+        return (*self.prefix, self.summary, *self.attachments, *self.kept)
+
+    @property
+    def archived(self) -> tuple[Message, ...]:
+        """What the session archives: the compacted messages, then the originals of rewritten ones."""
+        return (*self.compacted, *(r.original for r in self.replaced))
+
+    @property
+    def first_change(self) -> int:
+        """Index (in `messages`) of the first message that differs from the input: the cache prefix ends there."""
+        if self.compacted or self.attachments:
+            return len(self.prefix)
+        return len(self.prefix) + min((r.index for r in self.replaced), default=len(self.kept))
 
     def with_archive_ref(self, ref: str) -> CompactionPlan:
-        """The same plan, with the archive reference written into the summary header."""
-        return replace(self, archive_ref=ref)
+        """The same plan, with the archive reference written into the summary header and placeholders."""
+        if not self.replaced:
+            return replace(self, archive_ref=ref)
+        kept = list(self.kept)
+        for r in self.replaced:
+            kept[r.index] = fill_archive_ref(kept[r.index], ref)
+        return replace(self, archive_ref=ref, kept=tuple(kept))
+
+    def with_attachments(self, attachments: Sequence[Message], counter: TokenCounter) -> CompactionPlan:
+        """The same plan with messages re-attached after the summary (recounted)."""
+        plan = replace(self, attachments=tuple(attachments))
+        after = count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS
+        return replace(plan, tokens_after=after)
 
     def original(self) -> tuple[Message, ...]:
         """The input the plan was made from: compacted and kept re-joined (a split message made whole)."""
+        kept = list(self.kept)
+        for r in self.replaced:
+            kept[r.index] = r.original
         split = self.boundary.split
         if split is None:
-            return (*self.prefix, *self.compacted, *self.kept)
-        return (*self.prefix, *self.compacted[:-1], split.rejoin(), *self.kept[1:])
+            return (*self.prefix, *self.compacted, *kept)
+        return (*self.prefix, *self.compacted[:-1], split.rejoin(), *kept[1:])
 
     @classmethod
     def build(
@@ -141,6 +235,40 @@ class CompactionPlan:
             details=MappingProxyType(dict(details or {})),
         )
         after = count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS
+        return replace(plan, tokens_after=after)
+
+    @classmethod
+    def rewrite(
+        cls,
+        *,
+        strategy: str,
+        messages: Sequence[Message],
+        lo: int,
+        rewrites: Mapping[int, Message],
+        counter: TokenCounter,
+        details: Mapping[str, Any] | None = None,
+    ) -> CompactionPlan:
+        """A plan that only rewrites messages in place (``rewrites``: index in ``messages`` -> new message).
+
+        ``messages[:lo]`` is the prefix (the system prompt); nothing is compacted, so there is no summary.
+        """
+        if not rewrites or min(rewrites) < lo:
+            raise ValueError("CompactionPlan.rewrite: needs rewrites, all after the prefix")
+        kept = [rewrites.get(i, m) for i, m in enumerate(messages)][lo:]
+        replaced = tuple(Replacement(index=i - lo, original=messages[i]) for i in sorted(rewrites))
+        plan = cls(
+            strategy=strategy,
+            prefix=tuple(messages[:lo]),
+            compacted=(),
+            kept=tuple(kept),
+            summary_text="",
+            boundary=Boundary(lo=lo, cut=lo, split=None, kept_tokens=0, protected=True),
+            tokens_before=count_messages(counter, messages),
+            tokens_after=0,
+            details=MappingProxyType(dict(details or {})),
+            replaced=replaced,
+        )
+        after = count_messages(counter, plan.messages) + PLACEHOLDER_REF_TOKENS * len(replaced)
         return replace(plan, tokens_after=after)
 
 

@@ -4,7 +4,9 @@ The boundary is the digest's (same safe cuts, same budget); only the summary
 body differs. Planning needs a model call, so this strategy is async
 (``aplan``); the session awaits it. Any failure of the model — an error, an
 invalid object, a summary too big for the budget — yields the digest plan,
-with the reason recorded in ``details["fallback"]``.
+with the reason recorded in ``details["fallback"]``. The facts ledger of the
+compacted part follows the model's summary verbatim (a model paraphrases;
+paths and commands must survive exactly).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from types import MappingProxyType
 from contextfold._config import ContextConfig
 from contextfold._digest_strategy import DigestStrategy
 from contextfold._errors import SummarizerError
+from contextfold._ledger import ledger_for
 from contextfold._messages import Message
 from contextfold._plan import CompactionPlan
 from contextfold._summary import StructuredSummarizer, render_summary_text
@@ -29,9 +32,16 @@ class StructuredStrategy:
 
     name = "structured"
 
-    def __init__(self, summarizer: StructuredSummarizer, *, fallback: DigestStrategy | None = None) -> None:
+    def __init__(
+        self,
+        summarizer: StructuredSummarizer,
+        *,
+        fallback: DigestStrategy | None = None,
+        ledger_share: float | None = None,
+    ) -> None:
         self.summarizer = summarizer
         self.fallback = fallback or DigestStrategy()
+        self.ledger_share = self.fallback.ledger_share if ledger_share is None else ledger_share
 
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
@@ -50,11 +60,15 @@ class StructuredStrategy:
             outcome = await self.summarizer.summarize(digest_plan.compacted)
         except SummarizerError as exc:
             return _with_fallback(digest_plan, str(exc))
+        text = render_summary_text(outcome.summary)
+        if self.ledger_share:
+            ledger = ledger_for(digest_plan.compacted, counter, int(config.summary_tokens * self.ledger_share))
+            text = "\n\n".join(part for part in (text, ledger) if part)
         plan = CompactionPlan.build(
             strategy=self.name,
             messages=messages,
             boundary=digest_plan.boundary,
-            summary_text=render_summary_text(outcome.summary),
+            summary_text=text,
             counter=counter,
             details={
                 "attempts": outcome.attempts,

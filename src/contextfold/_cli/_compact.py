@@ -40,8 +40,14 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("file", metavar="FILE", help="transcript: JSON list, JSON object with 'messages', or JSONL")
     p.add_argument("--window", type=int, required=True, metavar="N", help="the model's context length in tokens")
-    p.add_argument("--strategy", choices=("digest", "structured"), default="digest")
-    p.add_argument("--model", metavar="PROVIDER:NAME", help="summary model for --strategy structured")
+    p.add_argument(
+        "--strategy",
+        choices=("tiered", "digest", "structured"),
+        default=None,
+        help="digest (the default: no model, facts ledger), tiered (dedupe reads, clear old tool output, digest; "
+        "with --model, then the model), structured (model summary)",
+    )
+    p.add_argument("--model", metavar="PROVIDER:NAME", help="summary model for --strategy structured or tiered")
     p.add_argument("--base-url", metavar="URL", help="base URL of an OpenAI/Anthropic-compatible server")
     p.add_argument(
         "--workspace", metavar="DIR", default=DEFAULT_WORKSPACE, help=f"workspace root (default {DEFAULT_WORKSPACE})"
@@ -76,10 +82,16 @@ def _output_path(args: argparse.Namespace) -> Path:
 
 
 def _strategy(args: argparse.Namespace, counter: TokenCounter, window: int) -> Any:
-    if args.strategy == "digest":
+    from contextfold._tiered import TieredCompaction
+
+    if args.strategy in (None, "digest"):
         if args.model:
-            raise ConfigError("--model is only used with --strategy structured")
-        return None
+            raise ConfigError("--model is only used with --strategy structured or tiered")
+        from contextfold._digest_strategy import DigestStrategy
+
+        return DigestStrategy()
+    if args.strategy == "tiered" and not args.model:
+        return TieredCompaction()
     if not args.model:
         raise ConfigError("--strategy structured needs --model openai:NAME or anthropic:NAME")
     from contextfold._structured_strategy import StructuredStrategy
@@ -87,7 +99,10 @@ def _strategy(args: argparse.Namespace, counter: TokenCounter, window: int) -> A
     from contextfold.models import model_from_spec
 
     model = model_from_spec(args.model, base_url=args.base_url)
-    return StructuredStrategy(StructuredSummarizer(model, counter=counter, window=window))
+    summarizer = StructuredSummarizer(model, counter=counter, window=window)
+    if args.strategy == "tiered":
+        return TieredCompaction(summarizer=summarizer)
+    return StructuredStrategy(summarizer)
 
 
 async def compact_transcript(
@@ -171,6 +186,8 @@ def _report(results: list[_Result], config: ContextConfig, out: Path, workspace:
                 "strategy": c.strategy if c else None,
                 "fallback": c.fallback if c else None,
                 "messages_compacted": c.messages_compacted if c else 0,
+                "messages_rewritten": c.messages_rewritten if c else 0,
+                "tier_runs": [dict(run) for run in c.tier_runs] if c else [],
                 "messages_kept": c.messages_kept if c else len(r.transcript.messages),
                 "archive": c.archive.path if c and c.archive else None,
                 "offloaded_results": [ref.path for ref in r.offloaded],

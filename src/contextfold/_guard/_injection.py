@@ -9,8 +9,11 @@ spans in the original text. This is defence in depth, not a security
 boundary: a paraphrase no rule anticipates passes.
 
 Rules are regular expressions with bounded repetition only, so a scan is
-linear in the input. A cheap trigger scan finds the windows where any rule
-could match; text without trigger words costs one pass.
+linear in the input. The scan is on the agent loop's hot path (every tool
+result), so no rule runs over the whole text: each rule names literal anchors
+that every match contains, anchors are found with ``bytes.find`` (C speed), and
+the rule runs only in a bounded window around each anchor (a single
+``match`` at the anchor when the match starts there).
 """
 
 from __future__ import annotations
@@ -55,9 +58,9 @@ class Finding:
 
 
 # Separator between words: whitespace, underscores, URL-encoded or escaped blanks (bounded).
-_S = r"(?:[\s_]|%20|\\[nrt]){1,24}"
+_S = r"(?:[\s_]|%20|\\[nrt]){1,8}+"
 # Optional separator ("allprevious" still matches).
-_O = r"(?:[\s_]|%20|\\[nrt]){0,24}"
+_O = r"(?:[\s_]|%20|\\[nrt]){0,8}+"
 
 
 def _p(pattern: str) -> re.Pattern[str]:
@@ -66,110 +69,202 @@ def _p(pattern: str) -> re.Pattern[str]:
 
 
 _QUAL = r"(?:(?:all|any|every|each|the|your|my|of|these|those|this|that|previous|prior|above|preceding|earlier|initial|original|other|rest|following|and|or|former|existing|old|current|system|safety|its|their|before|everything)~){0,6}"
-_TARGET = r"(?:instructions?|directions?|directives?|prompts?|rules|guidelines|commands?|context|content|messages?|text|everything|above|info(?:rmation)?|data|programming|constraints|restrictions|guardrails|polic(?:y|ies)|filters?|orders?|what (?:i|you)(?:'ve| have)? (?:said|been told))"
-_VERB_IGNORE = r"(?:ignore|disregard|forget|override|bypass|pay no attention to|do not (?:follow|obey)|don't (?:follow|obey)|stop following|throw out|discard|abandon)"
+_TARGET = r"(?:instructions?|[a-z]{0,2}n?s?tr?u?c?tions?|directions?|directives?|prompts?|rules|guidelines|commands?|context|content|messages?|text|everything|above|info(?:rmation)?|data|programming|constraints|restrictions|guardrails|polic(?:y|ies)|filters?|orders?|what (?:i|you)(?:'ve| have)? (?:said|been told))"
+_VERB_IGNORE = r"(?:ignore|disregard|forget|override|bypass|pay no attention to|do not (?:follow|obey)|don't (?:follow|obey)|stop following|throw out|discard|abandon|neglect|omit)"
 _REVEAL = r"(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|list|relay|spell ?check|translate|encode|write|recite|paste|echo|return|expose|disclose|send|email|forward|post|upload|console\.log|log)"
-_PROMPT_THING = r"(?:system ?prompt|system ?message|system ?instructions|(?:initial|original|hidden|secret|previous|full|entire|first|underlying|internal|developer|starting|exact|complete|core|base|actual) (?:prompt|instructions|directives|message|system ?prompting)|your (?:instructions|prompt|rules|directives|guidelines|configuration|parameters|programming)|(?:initial|system(?:'s)?) (?:configuration|parameters)|initialization (?:string|prompt|text))"
-_SECRET_THING = r"(?:api ?keys?|passwords?|secrets?|credentials?|(?:access|auth|bearer|api|session|refresh|secret|github|slack) tokens?|private ?keys?|ssh ?keys?|id_rsa|id_ed25519|env(?:ironment)? variables|\.env\b|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)|conversation(?: history)?|chat history|cookies?|session ids?)"
+_PROMPT_THING = r"(?:system ?prompt|system ?message|system ?instructions|(?:initial|original|hidden|secret|previous|full|entire|first|underlying|internal|developer|starting|exact|complete|core|base|actual|confidential|private|pre-?prompt) (?:prompt|instructions|directives|system ?prompting|rules|guidelines|configuration|policies)|your (?:instructions|prompt|rules|directives|guidelines|configuration|parameters|programming)|(?:initial|system(?:'s)?) (?:configuration|parameters)|initialization (?:string|prompt|text))"
+_SECRET_THING = r"(?:api ?keys?|passwords?|secrets?|credentials?|(?:access|auth|bearer|api|session|refresh|secret|github|slack) tokens?|private ?keys?|ssh ?keys?|id_rsa|env(?:ironment)? variables|\.env\b|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)|connection strings?|conversation(?: history)?|chat history|cookies?|session ids?)"
 
-# (rule id, category, severity, pattern)
-_RULES: tuple[tuple[str, Category, Severity, re.Pattern[str]], ...] = (
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One rule: its regex and the literal anchors every match contains (see `_RULES`)."""
+
+    rule_id: str
+    category: Category
+    severity: Severity
+    pattern: re.Pattern[str]
+    anchors: tuple[tuple[bytes, int, bool], ...]
+    after: int
+    gate: tuple[tuple[bytes, ...], ...]
+
+
+def _r(
+    rule_id: str, category: Category, severity: Severity, pattern: str, anchors: str, after: int = 500, gate: str = ""
+) -> _Rule:
+    parsed: list[tuple[bytes, int, bool]] = []
+    for word in anchors.split():
+        start = word.startswith("^")
+        lit, sep, before = word.lstrip("^").rpartition(":")
+        if not (sep and before.isdigit()):
+            lit, before = word.lstrip("^"), "0"
+        parsed.append((lit.encode("ascii"), int(before), start))
+    groups = tuple(tuple(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
+    return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), after, groups)
+
+
+# (rule id, category, severity, pattern, anchors, after). Every match of a rule contains one of its anchors
+# (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number: the
+# match starts at the anchor) and ends at most ``after`` characters past it. The scan finds anchors with
+# bytes.find and runs a rule only there; tests/test_guard_injection.py checks this against a full scan.
+_RULES: tuple[_Rule, ...] = (
     # --- system override
-    ("override.ignore", "system_override", "high", _p(rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b")),
-    ("override.void", "system_override", "high",
-     _p(r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)")),
-    ("override.new", "system_override", "high",
-     _p(r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b")),
-    ("override.stop", "system_override", "high", _p(r"\bstop everything\b|\bnevermind\. ignore\b")),
-    ("override.start_over", "system_override", "medium", _p(r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)")),
-    ("override.override", "system_override", "high",
-     _p(r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b")),
-    ("override.unrestricted", "system_override", "medium",
-     _p(r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b")),
+    _r("override.ignore", "system_override", "high", rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b",
+       "ignor disregard forget overrid bypass discard abandon throw neglect omit attention:60 follow:60 obey:60"),
+    _r("override.void", "system_override", "high",
+       r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
+       "instruction:90 direction:90 rules:90"),
+    _r("override.new", "system_override", "high",
+       r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b",
+       "instruction:150 reprogramming:50 upgrade:50 situation:50"),
+    _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind"),
+    _r("override.start_over", "system_override", "medium",
+       r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)",
+       "ignor:150 instruction:150"),
+    _r("override.override", "system_override", "high",
+       r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b",
+       "overrid:60"),
+    _r("override.unrestricted", "system_override", "medium",
+       r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content |moral )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b",
+       "^disregard ^ignore ^without ^bypass"),
+    _r("override.not_bound", "system_override", "high",
+       r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
+       "bound:100 restricted:100 limited:100 constrained:100 abide:100 comply:100 adhere:100 free"),
     # --- role confusion
-    ("role.chatml", "role_confusion", "high",
-     _p(r"(?<!['\"`])<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text)\|>")),
-    ("role.inst", "role_confusion", "high", _p(r"(?<!['\"`])(?:\[/?inst\]|<</?sys>>)~[a-z]")),
-    ("role.fake_system", "role_confusion", "high",
-     _p(r"(?m)(?:^|[.!?>\]] ?|-{3,} ?)[\x20\t>*#]{0,6}(?:system|system message|system note|developer|admin(?:istrator)?) ?:[\x20\t]{0,8}(?=\S)[^\n]{0,80}?\b(?:you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do not|don't|this chat|the ai|assistant)\b")),
-    ("role.fake_turns", "role_confusion", "high",
-     _p(r"(?m)^[\x20\t>]{0,4}(?:assistant|ai|model) ?:[^\n]{0,200}\n(?:[^\n]{0,200}\n){0,3}[\x20\t>]{0,4}(?:user|human) ?:")),
-    ("role.fake_user", "role_confusion", "medium",
-     _p(r"(?m)^[\x20\t>]{0,4}(?:user|human) ?:[\x20\t]{0,4}[^\n]{0,60}\b(?:please|next|thanks|could you|ignore|repeat|tell me|now)\b")),
-    ("role.inline_turn", "role_confusion", "medium", _p(r"[\"”'] assistant ?: ")),
-    ("role.tag", "role_confusion", "high",
-     _p(r"<(?:system|system-reminder|instructions?|admin|developer)>|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:")),
-    ("role.you_are_now", "role_confusion", "high",
-     _p(r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)")),
-    ("role.persona", "role_confusion", "high",
-     _p(r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\b(?:developer|maintenance|god|jailbreak|debug) mode\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b")),
-    ("role.end_session", "role_confusion", "medium", _p(r"<end of (?:session|conversation|context|document)>")),
+    _r("role.chatml", "role_confusion", "high",
+       r"(?<!['\"`])<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|end|channel|message)\|>|(?<!['\"`])<(?:start|end)_of_turn>",
+       "<| ^turn:10"),
+    _r("role.inst", "role_confusion", "high", r"(?<!['\"`])(?:\[/?inst\]|<</?sys>>)~[a-z]", "[inst] [/inst] <<sys>> <</sys>>"),
+    _r("role.fake_system", "role_confusion", "high",
+       r"(?m)(?:^|[.!?>\]] ?|-{3,40} ?)[\x20\t>*#]{0,6}(?:system|system message|system note|developer|admin(?:istrator)?) ?:[\x20\t]{0,8}(?=\S)[^\n]{0,80}?\b(?:you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do not|don't|this chat|the ai|assistant)\b",
+       "^system:60 ^developer:60 ^admin:60", 300),
+    _r("role.fake_turns", "role_confusion", "high",
+       r"(?m)^[\x20\t>]{0,4}(?:assistant|ai|model) ?:[^\n]{0,200}\n(?:[^\n]{0,200}\n){0,3}[\x20\t>]{0,4}(?:user|human) ?:",
+       "^user:1200 ^human:1200", 80),
+    _r("role.fake_user", "role_confusion", "medium",
+       r"(?m)^[\x20\t>]{0,4}(?:user|human) ?:[\x20\t]{0,4}[^\n]{0,60}\b(?:please|next|thanks|could you|ignore|repeat|tell me|now)\b",
+       "^user:10 ^human:10", 200),
+    _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "assistant:80"),
+    _r("role.tag", "role_confusion", "high",
+       r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:",
+       "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
+    _r("role.you_are_now", "role_confusion", "high",
+       r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
+       "^now:60 ^longer:60"),
+    _r("role.persona", "role_confusion", "high",
+       r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
+       "unrestricted unfiltered jailbroken uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
+    _r("role.mode", "role_confusion", "high",
+       r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
+       "^mode:60", 10),
+    _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
     # --- tool-call injection
-    ("tool.json_call", "tool_call_injection", "high",
-     _p(r"\{~\"(?:name|tool|tool_name|function|recipient_name)\"~:~\"[\w.-]{1,64}\"~,~\"(?:arguments|parameters|args|input)\"~:")),
-    ("tool.xml_call", "tool_call_injection", "high",
-     _p(r"<(?:tool_call|function_call|tool_use|invoke|antml:invoke|function=[\w.-]{1,64})\b|<name>[\w.-]{1,64}</name>~<(?:arguments|parameters|args)>")),
-    ("tool.yaml_call", "tool_call_injection", "high",
-     _p(r"(?m)^[\x20\t-]{0,8}(?:name|tool|function) ?[:=] ?[\"']?[\w.-]{1,64}[\"']?[\x20\t]{0,8}\n[\x20\t]{0,8}\[?(?:arguments|parameters|args)\]? ?[:=]?")),
-    ("tool.workflow", "tool_call_injection", "high",
-     _p(r"\b(?:additional|extra|new|hidden|required|mandatory) workflow step\b|\bupdated tool call\b|\b(?:call|invoke|use|run|execute) the \w{1,40} (?:tool|function) (?:to|and|with) (?:send|upload|post|forward|email|delete|read|exfiltrate|transfer)")),
-    ("tool.poisoning", "tool_call_injection", "high",
-     _p(r"<important>|\bbefore using this tool,? (?:you must )?(?:read|pass|send|call|fetch|include|collect)\b|\b(?:pass|send|include|put) (?:its|the|their|all) (?:content|contents|output) as (?:the )?['\"]?\w{1,30}['\"]? (?:argument|parameter|field)")),
-    ("tool.shell", "tool_call_injection", "medium",
-     _p(r"\b(?:run|execute) (?:the following|this) (?:command|shell command|script)\b[^\n]{0,20}:|\bcurl [^\n]{0,100}\| ?(?:ba)?sh\b|\brm -rf /(?:\s|$|\")")),
+    _r("tool.json_call", "tool_call_injection", "high",
+       r"\{~\"(?:name|tool|tool_name|function|recipient_name)\"~:~\"[\w.-]{1,64}\"~,~\"(?:arguments|parameters|args|input)\"~:",
+       "\"arg:300 \"param:300 \"input:300", 100),
+    _r("tool.json_command", "tool_call_injection", "high",
+       r"\"(?:command|cmd|shell|bash|exec|script)\"~:~\"[^\"\n]{0,120}?(?:\bcurl\b|\bwget\b|\brm -rf\b|\b(?:ba)?sh -c\b|\bnc -|/etc/passwd|~/\.ssh|\bid_rsa\b|\.env\b|\bchmod \+x\b|\bbase64 -d\b)",
+       "\"command \"cmd \"shell \"bash \"exec \"script", 300),
+    _r("tool.xml_call", "tool_call_injection", "high",
+       r"<(?:tool_call|function_call|tool_use|tool_code|invoke|antml:invoke|execute_command|run_command|function=[\w.-]{1,64})\b|<name>[\w.-]{1,64}</name>~<(?:arguments|parameters|args)>",
+       "<tool_ <function <invoke <execute_command <run_command <name>", 300),
+    _r("tool.yaml_call", "tool_call_injection", "high",
+       r"(?m)^[\x20\t-]{0,8}(?:name|tool|function) ?[:=] ?[\"']?[\w.-]{1,64}[\"']?[\x20\t]{0,8}\n[\x20\t]{0,8}\[?(?:arguments|parameters|args)\]? ?[:=]?",
+       "^arg:160 ^param:160", 40),
+    _r("tool.workflow", "tool_call_injection", "high",
+       r"\b(?:additional|extra|new|hidden|required|mandatory) workflow step\b|\bupdated tool call\b|\b(?:call|invoke|use|run|execute) the \w{1,40} (?:tool|function) (?:to|and|with) (?:send|upload|post|forward|email|delete|read|exfiltrate|transfer)",
+       "^workflow:80 ^updated ^tool:110 ^function:110", 80),
+    _r("tool.poisoning", "tool_call_injection", "high",
+       r"<important>|\bbefore using this tool,? (?:you must )?(?:read|pass|send|call|fetch|include|collect)\b|\b(?:pass|send|include|put) (?:its|the|their|all) (?:content|contents|output) as (?:the )?['\"]?\w{1,30}['\"]? (?:argument|parameter|field)|\botherwise the tool will not work\b|\bdo not mention that you\b",
+       "<important> ^tool:100 ^pass ^send ^include ^put ^otherwise ^mention:50", 300),
+    _r("tool.shell", "tool_call_injection", "medium",
+       r"\b(?:run|execute) (?:the following|this) (?:command|shell command|script)\b[^\n]{0,20}:|\bcurl [^\n]{0,100}\| ?(?:ba)?sh\b|\brm -rf /(?:\s|$|\")",
+       "^command:120 ^script:120 ^curl ^rf:30", 300),
     # --- secret extraction
-    ("secret.prompt", "secret_extraction", "high",
-     _p(rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}")),
-    ("secret.prompt_question", "secret_extraction", "high",
-     _p(r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system )?(?:instructions|prompt|system prompt|directives|rules)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions")),
-    ("secret.prompt_continue", "secret_extraction", "high",
-     _p(r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were) ?:|\bconsole\.log ?\(~(?:system|prompt|instructions)")),
-    ("secret.credentials", "secret_extraction", "high",
-     _p(rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}")),
-    ("secret.exfil_url", "secret_extraction", "high",
-     _p(r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b")),
-    ("secret.read_sensitive", "secret_extraction", "high",
-     _p(r"\b(?:read|cat|open|collect|gather|include|attach) (?:the )?(?:contents? of )?(?:~/\.ssh|~/\.aws|~/\.cursor/mcp\.json|/etc/passwd|id_rsa|\.env files?|environment variables containing)")),
+    _r("secret.prompt", "secret_extraction", "high",
+       rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
+       "prompt:300 ^system:300 instruction:300 directive:300 rules:300 guideline:300 configuration:300 parameter:300 programming:300 initialization:300 polic:300"),
+    _r("secret.prompt_question", "secret_extraction", "high",
+       r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
+       "^what instruction:120 ^repeat ^opposite"),
+    _r("secret.prompt_continue", "secret_extraction", "high",
+       r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were|says|contains) ?:|\bconsole\.log ?\(~(?:system|prompt|instructions)",
+       "prompt:60 instruction:60 console"),
+    _r("secret.prompt_above", "secret_extraction", "high",
+       r"\b(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell out|write out|type out|summari[sz]e)[:,]? (?:me |us )?(?:all |everything |exactly |verbatim )?(?:(?:of )?(?:the |your )?(?:text|words|content|messages?|lines?|instructions|prompt|everything)(?: (?:written|given|provided|that (?:was|were) (?:written|given)))? )?(?:above|before this (?:line|message|point|conversation)|before my (?:first )?(?:messages?|questions?)|preceding this|prior to this|at the (?:start|beginning) of (?:this|the|our) (?:conversation|chat|session))\b",
+       "above:200 before:200 preceding:200 prior:200 start:200 beginning:200"),
+    _r("secret.credentials", "secret_extraction", "high",
+       rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
+       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200"),
+    _r("secret.exfil_url", "secret_extraction", "high",
+       r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
+       "![ encoded:60 summary:50", 600),
+    _r("secret.read_sensitive", "secret_extraction", "high",
+       r"\b(?:read|cat|open|collect|gather|include|attach|check) (?:the )?(?:contents? of )?(?:\x7e/\.ssh|\x7e/\.aws|\x7e/\.cursor/mcp\.json|/etc/passwd|id_rsa|(?:our |your |the )?\.env files?|environment variables containing)",
+       "^ssh:150 ^aws:150 ^mcp:150 ^passwd:150 ^rsa:150 .env:150 ^containing:150", 100),
     # --- generic instruction injection
-    ("inject.note_to_ai", "instruction_injection", "high",
-     _p(r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the )?(?:automated|ai|llm|language model|assistant|chatbot|model|agent|analysis software|screening system|bots?|any ai)\b|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing) this\b")),
-    ("inject.hide_from_user", "instruction_injection", "high",
-     _p(r"\bdo(?: not|n't) (?:tell|mention|inform|reveal|alert|notify|show)(?: this)?(?: step)?(?: to)? (?:the )?user\b|\bwithout (?:telling|informing|alerting) the user\b|\b(?:never|don't|do not) reveal these instructions\b")),
-    ("inject.if_asked", "instruction_injection", "high",
-     _p(r"\bif (?:the )?(?:user )?(?:asks?|asked|questioned)\b[^\n.]{0,60}\b(?:respond|reply|answer|say|report|tell|output)\b|\b(?:simply|only|just) (?:respond|reply|answer|say|output|print) (?:with )?(?:only )?(?:the following|[\"'])")),
-    ("inject.new_instructions", "instruction_injection", "high",
-     _p(r"(?:\bnew|\bupdated|\badditional|\breal|\bactual|\bhidden|\bimportant|\bcore|\bsecret) instructions? ?:|\bfollow (?:these|the|my) (?:new|hidden|real|updated) instructions\b|-- ?(?:core instruction|legal amendment, follow instruction)|\bfollow instruction\b")),
-    ("inject.regardless", "instruction_injection", "high",
-     _p(r"\bregardless of (?:any |all |the |your )?(?:previous |prior |earlier |other )?(?:instructions|rules|guidelines|what you were told)\b|\byou (?:may|must|will) not deviate from this\b")),
-    ("inject.print_only", "instruction_injection", "medium",
-     _p(r"\b(?:output|print|say|reply|respond) (?:with )?only (?:the following|these words|that|this)\b|\band only (?:those|these) words\b|\bfocus (?:only|exclusively) on the following\b")),
-    ("inject.from_now_on", "instruction_injection", "high",
-     _p(r"\bfrom now on,? (?:you|i want you to|the assistant) (?:must |will |shall |should )?(?:always |only |never )(?:respond|reply|answer|act|be|say|write|output|include)\b")),
-    ("inject.instead", "instruction_injection", "medium",
-     _p(r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b")),
-    ("inject.new_task", "instruction_injection", "high",
-     _p(r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b")),
-    ("inject.exfil_mail", "instruction_injection", "high",
-     _p(r"\b(?:forward|send|email|upload|post|transfer) (?:all|every|each|the entire|the whole|any) (?:[\w-]{1,20} ){0,4}to (?:[\w.+-]{1,64}@[\w-]{1,64}\.|https?://)")),
-    ("role.no_limits", "role_confusion", "medium",
-     _p(r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\bstay in character\b")),
+    _r("inject.note_to_ai", "instruction_injection", "high",
+       r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the )?(?:automated|ai|llm|language model|assistant|chatbot|model|agent|analysis software|screening system|bots?|any ai)\b|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing) this\b",
+       "^note ^message ^instruction ^attention ^reading:60 ^processing:60 ^parsing:60 ^summari:60 ^analy:60", 300),
+    _r("inject.hide_from_user", "instruction_injection", "high",
+       r"\bdo(?: not|n't) (?:tell|mention|inform|reveal|alert|notify|show)(?: this| it| that)?(?: step)?(?: to)? (?:the )?user\b|\bwithout (?:telling|informing|alerting|notifying) the user\b|\b(?:never|don't|do not) reveal these instructions\b|\bkeep (?:this|it|these instructions) (?:a )?secret from the user\b|\bthe user (?:must|should) (?:not|never) (?:know|find out|be told)\b",
+       "user:200 instruction:100", 200),
+    _r("inject.if_asked", "instruction_injection", "high",
+       r"\bif (?:the )?(?:user )?(?:asks?|asked|questioned)\b[^\n.]{0,60}\b(?:respond|reply|answer|say|report|tell|output)\b|\b(?:simply|only|just) (?:respond|reply|answer|say|output|print) (?:with )?(?:only )?(?:the following|[\"'])",
+       "^ask:80 ^question:80 ^simply ^only ^just", 300),
+    _r("inject.new_instructions", "instruction_injection", "high",
+       r"(?:\bnew|\bupdated|\badditional|\breal|\bactual|\bhidden|\bimportant|\bcore|\bsecret) instructions? ?:|\bfollow (?:these|the|my) (?:new|hidden|real|updated) instructions\b|-- ?(?:core instruction|legal amendment, follow instruction)|\bfollow instruction\b",
+       "instruction:120", 200),
+    _r("inject.regardless", "instruction_injection", "high",
+       r"\bregardless of (?:any |all |the |your )?(?:previous |prior |earlier |other )?(?:instructions|rules|guidelines|what you were told)\b|\byou (?:may|must|will) not deviate from this\b",
+       "^regardless ^deviate:80"),
+    _r("inject.print_only", "instruction_injection", "medium",
+       r"\b(?:output|print|say|reply|respond) (?:with )?only (?:the following|these words|that|this)\b|\band only (?:those|these) words\b|\bfocus (?:only|exclusively) on the following\b",
+       "^only:80 ^focus"),
+    _r("inject.from_now_on", "instruction_injection", "high",
+       r"\bfrom now on,? (?:you|i want you to|the assistant) (?:must |will |shall |should )?(?:always |only |never )(?:respond|reply|answer|act|be|say|write|output|include)\b",
+       "^now:40"),
+    _r("inject.instead", "instruction_injection", "medium",
+       r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b",
+       "^instead:30 ^repeat ^pwned:60"),
+    _r("inject.new_task", "instruction_injection", "high",
+       r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b",
+       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 prompt:80 ^important ^attention ^urgent ^notice"),
+    _r("inject.exfil_mail", "instruction_injection", "high",
+       r"\b(?:forward|send|email|upload|post|transfer) (?:all|every|each|the entire|the whole|any) (?:[\w-]{1,20} ){0,4}to (?:[\w.+-]{1,64}@[\w-]{1,64}\.|https?://)",
+       "^forward ^send ^email ^upload ^post ^transfer", 400),
+    _r("role.no_limits", "role_confusion", "medium",
+       r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\bstay in character\b",
+       "^pretend ^without ^character:60"),
+    # --- secret extraction by paraphrase (families: what were you given / your system prompt / the AI's prompt)
+    _r("secret.given", "secret_extraction", "high",
+       r"\b(?:instructions?|rules|guidelines|constraints|limitations|directives|persona|role|prompt)\b[^.?!\n]{0,40}?\b(?:were you|have you been|has been|have been|are you|must you have been|you(?:'ve| have)? been|you were|you are|you're) (?:given|assigned|set|configured|programmed|instructed|provided|operating under|running under|bound by|following)\b|\bhow you (?:were|have been) (?:configured|programmed|instructed|set up|prompted)\b|\bwhat instructions? (?:causes?|prevents?|makes?|tells?|defines?|do you have)\b|\b(?:quote|recite|show|read|print)(?: me)? the (?:relevant |specific |exact )?instructions?\b|\b(?:any )?(?:hidden|secret|confidential)(?: or (?:hidden|secret|confidential))? (?:instructions|rules|prompts?)(?: i| you| we)\b|\b(?:beginning|start|top) of (?:your|the) context(?: window)?\b|\b(?:text|words|content|everything)\b[^.?!\n]{0,30}\bbefore (?:my|this|our) (?:first )?(?:messages?|questions?|conversation)\b",
+       "instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 prompt:120 ^how ^context:40 ^before:120", 200),
+    _r("secret.your_prompt", "secret_extraction", "high",
+       r"\b(?:what(?:'s| is| are| were)?|how many|which|quote|summari[sz]e|paraphrase|describe|analy[sz]e|audit|document|break down|encode|anagram|spell|use|provide|respond with|reply with|translate|output|show|print|reveal|display|repeat|tell me|give me|share|write|list|read|recite|dump|leak|sells? me on|confirm|correct|verify|contains?|says|similar to|words? of|part of|characters in|letters of|section of|do|does)\b[^.?!\n]{0,60}?\byour (?:own )?(?:[\w-]{1,20} ){0,2}?(?:system ?prompt|system ?instructions|system ?configuration|system ?message|instructions?|pre-?prompt|configuration)\b|\b(?:ai|assistant|bot|chatbot|model|system)'s (?:system )?(?:prompt|configuration|instructions)\b|\bwhat'?s in (?:the|your) system prompt\b|\breveal_(?:system_)?prompt\b|\{\{ ?system_prompt ?\}\}|\[your_system_prompt(?:_here)?\]|(?m:(?:^|[.?!] ?|\b(?:is|seen|saw|know|about|verify|confirm|of) )your (?:system ?prompt|pre-?prompt)\b)|\byour prompt (?:starts|begins) with\b",
+       "prompt:120 instruction:120 configur:120 ^system:200 ^reveal {{", 120),
+    # --- generic instruction injection: agent-directed "important message" letters
+    _r("inject.important_message", "instruction_injection", "high",
+       r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
+       "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop"),
     # --- low: worth logging, too common in benign text to block
-    ("low.mention", "instruction_injection", "low", _p(r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b")),
+    _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
+       "prompt:60 jailbreak"),
 )  # fmt: skip
 
-_TRIGGER = re.compile(
-    r"ignor|disregard|forget|overrid|bypass|attention|instruction|direction|directive|prompt|system|assistant|user|"
-    r"human|developer|admin|<\||\[/?inst|<<|you are|unrestricted|unfiltered|mode|agenda|nevermind|stop|begin|"
-    r"situation|upgrade|start over|afresh|\"name\"|\"tool|<tool|<function|<invoke|<name>|name ?[:=]|workflow|"
-    r"tool|important|password|secret|key|token|credential|conversation|\!\[|\.ssh|\.env|passwd|note|do not|don't|"
-    r"without|if |only|regardless|deviate|rules|guidelines|restriction|console|initiali|<end|rm -rf|curl|"
-    r"reveal|show|print|repeat|what (?:are|were|is)|\bai\b|model|jailbr|chat|\bdan\b|instead|from now|pwned|task|"
-    r"forward|send|upload|pretend|character|attention|urgent".replace(" ", r"(?:[\s_]|%20)+")
-)
-_WINDOW_BEFORE = 260
-_WINDOW_AFTER = 420
-_NEGATION = re.compile(r"\b(?:never|not|don't|dont|no|cannot|can't|won't|shouldn't|mustn't)\b[^.\n]{0,30}$")
 _EXCERPT = 80
+_ANCHORS: frozenset[tuple[bytes, bool]] = frozenset((lit, start) for rule in _RULES for lit, _, start in rule.anchors)
+# Word anchors are pure [a-z]; the others start with a rare character and are found by one regex.
+_WORD_ANCHORS: tuple[tuple[bytes, bool], ...] = tuple(sorted(a for a in _ANCHORS if re.fullmatch(rb"[a-z]+", a[0])))
+_PUNCT_ANCHORS = re.compile(
+    b"|".join(re.escape(a) for a, _ in sorted(_ANCHORS - set(_WORD_ANCHORS), key=lambda a: (-len(a[0]), a)))
+)
+_PUNCT_KEYS = _ANCHORS - set(_WORD_ANCHORS)
+# Cheap pre-check: punctuation anchors all start with one of these two-character prefixes.
+_PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a, _ in _PUNCT_KEYS})))
+_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+_LOWER = frozenset(range(97, 123))
+_NEGATION = re.compile(r"\b(?:never|not|don't|dont|no|cannot|can't|won't|shouldn't|mustn't)\b[^.\n]{0,30}$")
 _QUOTED_BEFORE = re.compile(
     r"(?:[\"'`“‘]|\b(?:such as|e\.g\.?|for example|for instance|phrases? like|attacks? like|patterns? like|"
     r"instructions? like|like|e\.g\.,))\s{0,3}$"
@@ -193,17 +288,80 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     return False
 
 
-def _windows(folded: str) -> list[tuple[int, int]]:
-    """Merged ranges around trigger words; rules run only inside them."""
-    ranges: list[tuple[int, int]] = []
-    for m in _TRIGGER.finditer(folded):
-        lo = max(0, m.start() - _WINDOW_BEFORE)
-        hi = min(len(folded), m.end() + _WINDOW_AFTER)
-        if ranges and lo <= ranges[-1][1]:
-            ranges[-1] = (ranges[-1][0], max(ranges[-1][1], hi))
+def _find_all(haystack: bytes, needle: bytes) -> list[int]:
+    out: list[int] = []
+    i = haystack.find(needle)
+    while i != -1:
+        out.append(i)
+        i = haystack.find(needle, i + 1)
+    return out
+
+
+def _words(raw: bytes) -> bytes:
+    """The distinct letter runs of ``raw``, each preceded by a space (translate, split, set, join: all C)."""
+    return b" " + b" ".join(set(raw.translate(_LETTERS).split()))
+
+
+def _gate_open(rule: _Rule, words: bytes) -> bool:
+    """Every gate group has a word occurring in the text (a necessary condition for any match)."""
+    return all(any(w in words for w in group) for group in rule.gate)
+
+
+def _anchor_hits(folded: str, raw: bytes, words: bytes, rules: list[_Rule]) -> dict[tuple[bytes, bool], list[int]]:
+    """Positions in ``folded`` of the anchors of ``rules`` (only anchors that occur are searched for)."""
+    hits: dict[tuple[bytes, bool], list[int]] = {}
+    found_by_lit: dict[bytes, list[int]] = {}
+    for rule in rules:
+        for lit, _, start in rule.anchors:
+            key = (lit, start)
+            if key in hits:
+                continue
+            if key in _PUNCT_KEYS:
+                hits[key] = []
+                continue
+            if (b" " + lit if start else lit) not in words:
+                hits[key] = []
+                continue
+            found = found_by_lit.get(lit)
+            if found is None:
+                found = found_by_lit[lit] = _find_all(raw, lit)
+            if start:  # only where a word starts (most rules begin with \b)
+                found = [p for p in found if p == 0 or raw[p - 1] not in _LOWER]
+            hits[key] = found
+    if any(k in _PUNCT_KEYS for k in hits) and _PUNCT_FIRST.search(raw) is not None:
+        for m in _PUNCT_ANCHORS.finditer(raw):
+            key = (m.group(), False)
+            if key in hits:
+                hits[key].append(m.start())
+    return hits
+
+
+def _rule_matches(rule: _Rule, folded: str, hits: dict[tuple[bytes, bool], list[int]]) -> list[re.Match[str]]:
+    """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor)."""
+    n = len(folded)
+    windows = [
+        (max(0, p - before), min(n, p + len(lit) + rule.after), before)
+        for lit, before, start in rule.anchors
+        for p in hits.get((lit, start), ())
+    ]
+    if not windows:
+        return []
+    windows.sort()
+    windows.append((n + 1, n + 1, 0))
+    out: list[re.Match[str]] = []
+    lo, hi, exact = windows[0][0], windows[0][1], windows[0][2] == 0
+    for w_lo, w_hi, before in windows[1:]:
+        if w_lo <= hi and w_lo <= n:
+            hi, exact = max(hi, w_hi), exact and w_lo == lo and before == 0
+            continue
+        if exact:
+            m = rule.pattern.match(folded, lo, hi)
+            if m is not None:
+                out.append(m)
         else:
-            ranges.append((lo, hi))
-    return ranges
+            out.extend(rule.pattern.finditer(folded, lo, hi))
+        lo, hi, exact = w_lo, w_hi, before == 0
+    return out
 
 
 def _excerpt(text: str, start: int, end: int) -> str:
@@ -213,30 +371,55 @@ def _excerpt(text: str, start: int, end: int) -> str:
     return " ".join(snippet.split())
 
 
+# Cost bound for text packed with attack words: matches of one rule closer than _MERGE_GAP characters are one
+# finding, and after _MAX_FINDINGS findings of a rule the rest of its matches become one last finding spanning
+# them all (everything that matched is still covered by a blocked span).
+_MERGE_GAP = 8
+_MAX_FINDINGS = 64
+
+
+def _groups(matches: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """Matches of one rule grouped: adjacent ones merged, at most ``_MAX_FINDINGS`` groups."""
+    groups: list[list[re.Match[str]]] = []
+    last_end = -(1 << 30)
+    for m in matches:
+        if m.end() == m.start():
+            continue
+        if groups and (m.start() - last_end <= _MERGE_GAP or len(groups) >= _MAX_FINDINGS):
+            groups[-1].append(m)
+        elif groups and m.start() < last_end:  # overlapping windows found the same match again
+            continue
+        else:
+            groups.append([m])
+        last_end = max(last_end, m.end())
+    return groups
+
+
 def scan_injection(text: str) -> list[Finding]:
     """Every rule match in ``text``, ordered by position; spans index the original text.
 
-    A match whose span overlaps an earlier match of the same rule is dropped.
-    A match that is quoted or given as an example (security docs), a request
-    preceded by a negation ("never print the token"), and tool-call syntax
-    inside a Markdown code fence are reported as low severity.
+    A match whose span overlaps an earlier match of the same rule is dropped;
+    matches of one rule fewer than 8 characters apart are merged into one
+    finding, and a rule reports at most 64 findings per text (the last one
+    spans all its remaining matches), so text packed with attack words stays
+    cheap and is still fully blocked. A match that is quoted or given as an
+    example (security docs), a request preceded by a negation ("never print
+    the token"), and tool-call syntax inside a Markdown code fence are
+    reported as low severity.
     """
     norm = normalize(text)
     folded = norm.text
+    raw = folded.encode("ascii", "replace")  # one byte per character: offsets are those of ``folded``
+    words = _words(raw)
+    rules = [rule for rule in _RULES if _gate_open(rule, words)]
+    hits = _anchor_hits(folded, raw, words, rules)
     findings: list[Finding] = []
-    seen: set[tuple[str, int, int]] = set()
-    for lo, hi in _windows(folded):
-        for rule_id, category, severity, pattern in _RULES:
-            for m in pattern.finditer(folded, lo, hi):
-                if m.end() == m.start():
-                    continue
-                sev: Severity = "low" if _downgraded(rule_id, folded, m.start()) else severity
-                start, end = norm.span(m.start(), m.end())
-                key = (rule_id, start, end)
-                if key in seen:
-                    continue
-                seen.add(key)
-                findings.append(Finding(category, sev, start, end, _excerpt(text, start, end), rule_id))
+    for rule in rules:
+        for group in _groups(_rule_matches(rule, folded, hits)):
+            low = all(_downgraded(rule.rule_id, folded, m.start()) for m in group)
+            sev: Severity = "low" if low else rule.severity
+            start, end = norm.span(group[0].start(), max(m.end() for m in group))
+            findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
 

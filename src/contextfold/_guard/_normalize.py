@@ -8,16 +8,20 @@ collapsed: rules match runs of separators instead, which keeps the map simple.
 
 Every character of the folded text comes from exactly one character of the
 original, so a span found in the folded text maps back to the original span
-that produced it. Pure ASCII text (most tool output) takes a fast path: it is
-only lower-cased and the map is the identity.
+that produced it. The guard sits on the agent loop's hot path, so the work is
+C-level wherever possible: pure ASCII text is only lower-cased (identity map);
+text with a few non-ASCII characters is lower-cased as ASCII bytes and only the
+non-ASCII characters are folded; text with many is stripped of the common
+invisible characters with ``str.replace`` and folded with one ``str.translate``
+over a lazily filled table. The offset map is built only when a span is
+actually asked for (a finding), and then only over the non-ASCII characters.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from array import array
-from dataclasses import dataclass
+from bisect import bisect_right
 from functools import lru_cache
 
 __all__ = ["Normalized", "normalize"]
@@ -43,6 +47,12 @@ _HOMOGLYPHS: dict[str, str] = {
 }  # fmt: skip
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+# Invisible characters common enough in bypasses to strip with str.replace before translating.
+_INVISIBLE = (
+    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad",
+    "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+)  # fmt: skip
+_TABLE_LIMIT = 1 << 16
 
 
 @lru_cache(maxsize=8192)
@@ -59,45 +69,100 @@ def _fold_char(ch: str) -> str:
             continue
         for c in unicodedata.normalize("NFKC", part).casefold():
             out.append(_HOMOGLYPHS.get(c, c))
-    return "".join(out)
+    folded = "".join(out)
+    # Keep the fold stable under str.lower(), so lower-casing the ASCII around it never shifts offsets.
+    return folded if folded.lower() == folded else folded.lower()
 
 
-@dataclass(frozen=True, slots=True)
+class _FoldTable(dict[int, str | None]):
+    """``str.translate`` table: ASCII lower-cased, anything else folded; filled on first use of a character."""
+
+    def __missing__(self, key: int) -> str | None:
+        ch = chr(key)
+        value = ch.lower() if key < 128 else (_fold_char(ch) or None)
+        if len(self) < _TABLE_LIMIT:
+            self[key] = value
+        return value
+
+
+_TABLE = _FoldTable()
+
+
 class Normalized:
-    """Folded text plus, for each folded character, the index of the original character it came from."""
+    """Folded text plus a map from each folded character back to the original character it came from."""
 
-    text: str
-    original_length: int
-    _origin: array[int] | None  # None: identity map (ASCII fast path)
+    __slots__ = ("_breaks", "_source", "original_length", "text")
+
+    def __init__(self, text: str, source: str) -> None:
+        """``text`` is the fold of ``source``; the map is computed on first use."""
+        self.text = text
+        """The folded text the rules run on."""
+        self.original_length = len(source)
+        """Length of the original text."""
+        self._source: str | None = None if source.isascii() else source
+        self._breaks: tuple[list[int], list[int], list[int]] | None = None
+
+    def _map(self) -> tuple[list[int], list[int], list[int]]:
+        """(folded start, original index, folded length) of every non-ASCII character, in order."""
+        if self._breaks is None:
+            fstarts: list[int] = []
+            origins: list[int] = []
+            lengths: list[int] = []
+            shift = 0  # folded index - original index, so far
+            source = self._source or ""
+            for m in _NON_ASCII.finditer(source):
+                for i in range(m.start(), m.end()):
+                    value = _TABLE[ord(source[i])]
+                    n = len(value) if value else 0
+                    fstarts.append(i + shift)
+                    origins.append(i)
+                    lengths.append(n)
+                    shift += n - 1
+            self._breaks = (fstarts, origins, lengths)
+        return self._breaks
+
+    def _origin(self, pos: int) -> int:
+        if self._source is None:
+            return pos
+        fstarts, origins, lengths = self._map()
+        b = bisect_right(fstarts, pos) - 1
+        if b < 0:
+            return pos
+        if pos < fstarts[b] + lengths[b]:
+            return origins[b]
+        return origins[b] + 1 + (pos - fstarts[b] - lengths[b])
 
     def span(self, start: int, end: int) -> tuple[int, int]:
-        """Map a non-empty folded span ``[start, end)`` to the original span that produced it."""
-        if self._origin is None:
-            return start, end
+        """Map a folded span ``[start, end)`` to the original span that produced it."""
         if start >= end:
-            pos = self._origin[start] if start < len(self._origin) else self.original_length
+            pos = self._origin(start) if start < len(self.text) else self.original_length
             return pos, pos
-        return self._origin[start], self._origin[end - 1] + 1
+        return self._origin(start), self._origin(end - 1) + 1
+
+
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
+    ascii_bytes = text.encode("ascii", "replace")  # one byte per character: offsets are kept
+    if ascii_bytes.count(b"?") <= 64 + len(text) // 64:  # few non-ASCII characters: fold only those
+        lowered = ascii_bytes.lower().decode("ascii")
+        pieces: list[str] = []
+        pos = 0
+        i = ascii_bytes.find(b"?")
+        while i != -1:
+            if text[i] != "?":
+                pieces.append(lowered[pos:i])
+                pieces.append(_fold_char(text[i]))
+                pos = i + 1
+            i = ascii_bytes.find(b"?", i + 1)
+        pieces.append(lowered[pos:])
+        return "".join(pieces)
+    for ch in _INVISIBLE:  # many: strip the usual invisible characters at C speed, then translate
+        if ch in text:
+            text = text.replace(ch, "")
+    return text.lower() if text.isascii() else text.translate(_TABLE)
 
 
 def normalize(text: str) -> Normalized:
     """Fold ``text`` (NFKC/NFKD, invisible characters removed, homoglyphs folded, lower case) with an offset map."""
-    if text.isascii():
-        return Normalized(text.lower(), len(text), None)
-    pieces: list[str] = []
-    origin: array[int] = array("q")
-    pos = 0
-    for m in _NON_ASCII.finditer(text):
-        if m.start() > pos:
-            pieces.append(text[pos : m.start()].lower())
-            origin.extend(range(pos, m.start()))
-        for i in range(m.start(), m.end()):
-            folded = _fold_char(text[i])
-            if folded:
-                pieces.append(folded)
-                origin.extend([i] * len(folded))
-        pos = m.end()
-    if pos < len(text):
-        pieces.append(text[pos:].lower())
-        origin.extend(range(pos, len(text)))
-    return Normalized("".join(pieces), len(text), origin)
+    return Normalized(_fold(text), text)

@@ -113,27 +113,89 @@ def _data_uri_marker(m: re.Match[str]) -> str:
 _MARKERS: dict[str, Callable[[re.Match[str]], str]] = {"data-uri": _data_uri_marker}
 
 
+# Cheap gates per rule: (lower-cased literals, at least one of which every match contains; how far a match
+# may start before such a literal and end after it). A rule runs only in windows around its literals, found
+# with bytes.find: the scan stays on the agent loop's hot path without a full regex pass per rule.
+_GATES: dict[str, tuple[tuple[bytes, ...], int, int]] = {
+    "private-key": ((b"-----begin ",), 0, 20200),
+    "data-uri": ((b"data:",), 0, 1 << 62),
+    "aws-access-key": ((b"akia", b"asia", b"abia", b"acca"), 0, 24),
+    "github-token": ((b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_"), 0, 270),
+    "gitlab-token": ((b"glpat-",), 0, 270),
+    "slack-token": ((b"xox", b"hooks.slack.com"), 30, 270),
+    "anthropic-key": ((b"sk-ant-",), 0, 270),
+    "openai-key": ((b"sk-",), 0, 280),
+    "jwt": ((b"eyj",), 0, 17000),
+    "connection-password": ((b"://",), 24, 400),
+    "password": ((b"pass", b"pwd"), 32, 230),
+    "api-key": ((b"key", b"secret", b"token"), 50, 560),
+    "hex": ((), 0, 0),
+}
+_HEX = bytes(104 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))  # hex digit -> "h"
+_HEX_RUN = b"h" * 64
+
+
+def _windows(low: bytes, gates: tuple[bytes, ...], before: int, after: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for lit in gates:
+        i = low.find(lit)
+        while i != -1:
+            spans.append((max(0, i - before), min(len(low), i + len(lit) + after)))
+            i = low.find(lit, i + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _hex_runs(text: str, raw: bytes) -> list[Redaction]:
+    """Runs of 64+ hex digits between word boundaries (like the hex rule), found with translate + find."""
+    marks = raw.translate(_HEX)
+    found: list[Redaction] = []
+    i = marks.find(_HEX_RUN)
+    while i != -1:
+        end = marks.find(b" ", i)
+        end = len(marks) if end == -1 else end
+        before_ok = i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")
+        after_ok = end == len(text) or not (text[end].isalnum() or text[end] == "_")
+        if before_ok and after_ok:
+            found.append(Redaction("hex", i, end, _marker("hex")))
+        i = marks.find(_HEX_RUN, end)
+    return found
+
+
 def _candidates(text: str) -> list[Redaction]:
     found: list[Redaction] = []
+    raw = text.encode("ascii", "replace")  # one byte per character: offsets are those of ``text``
+    low = raw.lower()
     for kind, pattern, group in _RULES:
-        for m in pattern.finditer(text):
-            if group is None:
-                start, end = m.span()
-                replacement = _MARKERS[kind](m) if kind in _MARKERS else _marker(kind)
-            else:
-                name = next((g for g in group.split("|") if m.group(g) is not None), None)
-                if name is None:
-                    continue
-                value = m.group(name)
-                if (
-                    value.startswith("[redacted:")
-                    or _PLACEHOLDER.match(value)
-                    or (name == "v" and _REFERENCE.match(value) and kind != "connection-password")
-                ):
-                    continue
-                start, end = m.span(name)
-                replacement = _marker(kind)
-            found.append(Redaction(kind, start, end, replacement))
+        if kind == "hex":
+            found.extend(_hex_runs(text, raw))
+            continue
+        gates, before, after = _GATES[kind]
+        for lo, hi in _windows(low, gates, before, after):
+            for m in pattern.finditer(text, lo, hi):
+                if group is None:
+                    start, end = m.span()
+                    replacement = _MARKERS[kind](m) if kind in _MARKERS else _marker(kind)
+                else:
+                    name = next((g for g in group.split("|") if m.group(g) is not None), None)
+                    if name is None:
+                        continue
+                    value = m.group(name)
+                    if (
+                        value.startswith("[redacted:")
+                        or _PLACEHOLDER.match(value)
+                        or (name == "v" and _REFERENCE.match(value) and kind != "connection-password")
+                    ):
+                        continue
+                    start, end = m.span(name)
+                    replacement = _marker(kind)
+                found.append(Redaction(kind, start, end, replacement))
     return found
 
 

@@ -125,7 +125,7 @@ class OpenAIChatModel:
     # -- ChatModel ---------------------------------------------------------------------------------
 
     def build_request(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -> dict[str, Any]:
-        """The keyword arguments sent to ``chat.completions.create`` (without streaming flags)."""
+        """The request body sent to ``chat.completions.create`` (without streaming flags)."""
         request: dict[str, Any] = {"model": self.model, "messages": messages_to_openai(messages)}
         if tools:
             request["tools"] = tools_to_openai(tools)
@@ -143,21 +143,32 @@ class OpenAIChatModel:
     ) -> ModelResponse:
         """One chat completion; with ``stream``, text deltas are delivered as they arrive."""
         request = self.build_request(messages, tools)
-        completions: Any = self.client.chat.completions
         try:
             if stream is None:
-                completion = await completions.create(**request)
+                completion = await self._create(request)
                 return self._from_completion(completion)
-            return await self._complete_streaming(completions, request, stream)
+            return await self._complete_streaming(request, stream)
         except self._error_type as exc:
             raise self._translate(exc) from exc
 
-    async def _complete_streaming(
-        self, completions: Any, request: dict[str, Any], handler: StreamHandler
-    ) -> ModelResponse:
-        request = {**request, "stream": True}
+    async def _create(self, request: Mapping[str, Any], *, stream: bool = False) -> Any:
+        """Send a body that is already in wire format.
+
+        The body goes through ``extra_body`` (documented as taking precedence)
+        because the SDK otherwise re-walks every message against its TypedDicts,
+        which costs tens of milliseconds per call on a few hundred messages
+        (see ``benchmarks/results/models.md``); our dicts need no transformation.
+        """
+        body = dict(request)
+        model = body.pop("model")
+        completions: Any = self.client.chat.completions
+        if stream:
+            return await completions.create(model=model, messages=[], stream=True, extra_body=body)
+        return await completions.create(model=model, messages=[], extra_body=body)
+
+    async def _complete_streaming(self, request: dict[str, Any], handler: StreamHandler) -> ModelResponse:
         if self.stream_usage:
-            request["stream_options"] = {"include_usage": True}
+            request = {**request, "stream_options": {"include_usage": True}}
         text: list[str] = []
         reasoning: list[str] = []
         refusal: list[str] = []
@@ -165,7 +176,7 @@ class OpenAIChatModel:
         finish: str | None = None
         usage: Any = None
         model: str | None = None
-        response = await completions.create(**request)
+        response = await self._create(request, stream=True)
         try:
             async for chunk in response:
                 model = getattr(chunk, "model", None) or model
@@ -246,9 +257,8 @@ class OpenAIChatModel:
             "type": "json_schema",
             "json_schema": {"name": schema_name(name, schema), "schema": dict(schema), "strict": is_strict(schema)},
         }
-        completions: Any = self.client.chat.completions
         try:
-            completion = await completions.create(**request)
+            completion = await self._create(request)
         except self._error_type as exc:
             raise self._translate(exc) from exc
         if not completion.choices:

@@ -1,0 +1,354 @@
+"""The facts ledger: the verbatim facts a later turn needs, carried from summary to summary.
+
+Summaries lose exactly what an agent needs later: file paths, the commands it
+ran and how they ended, ids, error lines and the rules the user set. The
+ledger pulls those out of the messages being compacted with fixed rules (no
+model), and is attached verbatim after whatever summary is produced. It is
+written in a line format that `parse_ledger` reads back, so the next
+compaction merges the previous ledger into the new one: facts survive any
+number of compactions until the token cap forces the oldest out (user rules
+are kept before anything else).
+
+Heuristics (documented because they decide what survives):
+
+* paths: absolute paths with at least two components, and relative paths
+  with a slash and a file extension (``src/app.py``); URLs are not paths;
+* commands: the ``command``/``cmd`` string argument of a tool call (first
+  line), unless the tool is an editor whose ``command`` is a sub-command
+  (``view``, ``str_replace``, ...); the exit status comes from the result:
+  ``<returncode>N</returncode>`` (mini-swe-agent), ``exit code N``,
+  ``Exit code: N``, ``exited with code N``;
+* identifiers: issue/PR numbers (``#123``), URLs, commit hashes (7-40 hex
+  digits mixing letters and digits, in text written by the user or the
+  assistant, in commands and after ``commit``), task/job/run ids
+  (``job 42``, ``task_id=abc``) and the values of ``*_id``/``id`` arguments;
+* errors: lines of tool results that look like an error (``FooError: ...``,
+  ``error: ...``, ``FAILED ...``, ``fatal: ...``, ``Traceback``);
+* constraints: sentences of real user messages containing "do not", "don't",
+  "never", "always", "must", "make sure" or "only".
+
+Every regular expression is compiled once and linear (no nested
+quantifiers), and each text is scanned at most once per rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias, assert_never
+
+from contextfold._boundaries import is_real_user
+from contextfold._messages import (
+    DataBlock,
+    HintBlock,
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from contextfold._tokens import TokenCounter
+
+__all__ = [
+    "LEDGER_HEADER",
+    "Fact",
+    "FactKind",
+    "Ledger",
+    "extract_facts",
+    "ledger_for",
+    "parse_ledger",
+]
+
+FactKind: TypeAlias = Literal["rule", "file", "cmd", "id", "error"]
+KINDS: tuple[FactKind, ...] = ("rule", "file", "cmd", "id", "error")
+LEDGER_HEADER = "Facts ledger (verbatim from the archived messages, newest first):"
+"""First line of a rendered ledger; `parse_ledger` looks for it."""
+
+MAX_VALUE_CHARS = 240
+"""A fact longer than this is cut (an error line can be very long)."""
+MAX_COMMAND_CHARS = 160
+"""A command's first line is cut here: its start says what ran, and a long ``sed -i`` should not crowd out others."""
+MAX_ERRORS_PER_RESULT = 3
+MAX_RULES_PER_MESSAGE = 8
+
+_URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
+_ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
+_REL_PATH = re.compile(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
+_ISSUE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
+_HASH = re.compile(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/-])")
+_COMMIT = re.compile(r"\bcommit\s+([0-9a-f]{7,40})\b")
+_JOB = re.compile(
+    r"\b(?:task|job|run|process|pid|session|build|ticket|request|reservation|order|booking)"
+    r"(?:[ _-]?id)?\s*(?:[:=#]\s*|\s)([A-Za-z0-9][\w-]{1,63})\b",
+    re.IGNORECASE,
+)
+_EXIT = re.compile(
+    r"<returncode>\s*(-?\d+)\s*</returncode>|\bexit(?:ed with)?(?: status| code)?[:= ]\s*(-?\d+)\b",
+    re.IGNORECASE,
+)
+_ERROR_LINE = re.compile(
+    r"^\s*(?:E\s+)?(?:[A-Za-z_][\w.]*(?:Error|Exception|Failure)\b.*"
+    r"|(?:error|fatal|FAILED|FAIL|ERROR)\b[:\s].*|Traceback \(most recent call last\).*)$"
+)
+_RULE_WORDS = re.compile(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_LINE = re.compile(r"^- (rule|file|cmd|id|error)(?: \[exit (-?\d+)\])?: (.*)$")
+_EDITOR_SUBCOMMANDS = frozenset({"view", "create", "str_replace", "insert", "undo_edit", "write", "edit", "read"})
+_ID_KEY = re.compile(r"(?:^|_)id$", re.IGNORECASE)
+_JOB_STOP = frozenset({"the", "a", "an", "is", "was", "of", "to", "in", "for", "and", "it", "id", "with", "on"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One fact: its kind, its verbatim value and, for a command, its exit status when known."""
+
+    kind: FactKind
+    value: str
+    exit: int | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity for deduplication (the exit status of a command is an attribute, not identity)."""
+        return (self.kind, self.value)
+
+    def render(self) -> str:
+        """One ledger line."""
+        status = f" [exit {self.exit}]" if self.exit is not None else ""
+        return f"- {self.kind}{status}: {self.value}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ledger:
+    """Facts, newest first, deduplicated."""
+
+    facts: tuple[Fact, ...] = field(default=())
+
+    def __len__(self) -> int:
+        return len(self.facts)
+
+    def values(self, kind: FactKind) -> list[str]:
+        """The values of one kind, newest first."""
+        return [f.value for f in self.facts if f.kind == kind]
+
+    def merge(self, older: Ledger) -> Ledger:
+        """The facts of this (newer) ledger, then those of the facts of ``older`` it does not already hold."""
+        return Ledger(_dedupe([*self.facts, *older.facts]))
+
+    def ordered(self) -> list[Fact]:
+        """Rules first (they must survive the cap), then everything else newest first."""
+        return [f for f in self.facts if f.kind == "rule"] + [f for f in self.facts if f.kind != "rule"]
+
+    def render(self, counter: TokenCounter | None = None, max_tokens: int | None = None) -> str:
+        """The ledger text, cut to ``max_tokens`` by dropping the oldest facts (rules last); empty when none fit."""
+        facts = self.ordered()
+        if not facts:
+            return ""
+        lines = [LEDGER_HEADER]
+        if counter is None or max_tokens is None:
+            lines.extend(f.render() for f in facts)
+            return "\n".join(lines)
+        used = counter.count_text(LEDGER_HEADER) + 1
+        if used > max_tokens:
+            return ""
+        shown = ""  # a file already named verbatim by a kept command or error needs no line of its own
+        for fact in facts:
+            if fact.kind == "file" and fact.value in shown:
+                continue
+            line = fact.render()
+            cost = counter.count_text(line) + 1
+            if used + cost > max_tokens:
+                continue  # a shorter, older fact may still fit
+            lines.append(line)
+            used += cost
+            if fact.kind != "file":
+                shown += "\n" + fact.value
+        return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
+    seen: dict[tuple[str, str], int] = {}
+    out: list[Fact] = []
+    for fact in facts:
+        index = seen.get(fact.key)
+        if index is None:
+            seen[fact.key] = len(out)
+            out.append(fact)
+        elif out[index].exit is None and fact.exit is not None:
+            out[index] = Fact(fact.kind, fact.value, fact.exit)  # the newer copy had no status: keep the known one
+    return tuple(out)
+
+
+def _clip(value: str) -> str:
+    value = " ".join(value.split())
+    return value if len(value) <= MAX_VALUE_CHARS else value[: MAX_VALUE_CHARS - 1] + "…"
+
+
+def _strings(value: Any) -> Iterator[tuple[str, str]]:
+    """``(key, string)`` leaves of parsed JSON arguments."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:
+        key, item = stack.pop()
+        if isinstance(item, str):
+            yield key, item
+        elif isinstance(item, dict):
+            stack.extend((str(k), v) for k, v in reversed(list(item.items())))
+        elif isinstance(item, list):
+            stack.extend((key, v) for v in reversed(item))
+        elif isinstance(item, int | float) and not isinstance(item, bool) and _ID_KEY.search(key):
+            yield key, str(item)
+
+
+def _paths(text: str) -> list[str]:
+    no_urls = _URL.sub(" ", text)
+    found = [m.group(0).rstrip("/.,:;") for m in _ABS_PATH.finditer(no_urls)]
+    found += [m.group(0) for m in _REL_PATH.finditer(no_urls)]
+    return [p for p in found if p.count("/") >= 1 and len(p) > 3]
+
+
+def _ids(text: str, *, hashes: bool) -> list[str]:
+    out = [u.rstrip(".,:;") for u in _URL.findall(text)]
+    out += [f"#{n}" for n in _ISSUE.findall(text)]
+    out += _COMMIT.findall(text)
+    if hashes:
+        out += [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
+    for match in _JOB.finditer(text):
+        value = match.group(1)
+        if value.lower() not in _JOB_STOP and any(c.isdigit() for c in value):
+            out.append(f"{match.group(0).split()[0].rstrip(':=#').lower()} {value}")
+    return out
+
+
+def _errors(text: str) -> list[str]:
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) < 400 and _ERROR_LINE.match(line):
+            out.append(_clip(line))
+    # The last error lines of a traceback say the most: keep the last few.
+    return out[-MAX_ERRORS_PER_RESULT:]
+
+
+def _rules(text: str) -> list[str]:
+    out: list[str] = []
+    for sentence in _SENTENCE_END.split(text):
+        sentence = sentence.strip(" -*•\t")
+        if 8 <= len(sentence) <= 400 and _RULE_WORDS.search(sentence):
+            out.append(_clip(sentence))
+            if len(out) >= MAX_RULES_PER_MESSAGE:
+                break
+    return out
+
+
+def _command(call: ToolCallBlock) -> str | None:
+    try:
+        args = call.parsed_arguments()
+    except ValueError:
+        return None
+    if not isinstance(args, dict):
+        return None
+    for key in ("command", "cmd", "script"):
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            first = value.strip().split("\n", 1)[0].strip()
+            if first in _EDITOR_SUBCOMMANDS:
+                return None
+            first = " ".join(first.split())
+            return first if len(first) <= MAX_COMMAND_CHARS else first[: MAX_COMMAND_CHARS - 1] + "…"
+    return None
+
+
+def _is_summary(message: Message) -> bool:
+    from contextfold._plan import is_summary_message
+
+    return is_summary_message(message)
+
+
+def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
+    """Facts of one message, in reading order."""
+    facts: list[Fact] = []
+    rules = is_real_user(message)
+    for block in message.content:
+        match block:
+            case TextBlock():
+                text = block.text
+                if rules:
+                    facts.extend(Fact("rule", r) for r in _rules(text))
+                facts.extend(Fact("file", p) for p in _paths(text))
+                facts.extend(Fact("id", i) for i in _ids(text, hashes=message.role in ("user", "assistant")))
+            case ToolCallBlock():
+                command = _command(block)
+                if command is not None:
+                    facts.append(Fact("cmd", command, exits.get(block.id)))
+                try:
+                    parsed = block.parsed_arguments()
+                except ValueError:
+                    parsed = block.arguments
+                for key, value in _strings(parsed):
+                    facts.extend(Fact("file", p) for p in _paths(value))
+                    if _ID_KEY.search(key) and 0 < len(value) <= 80 and "\n" not in value:
+                        facts.append(Fact("id", f"{key}={value}"))
+                    else:
+                        facts.extend(Fact("id", i) for i in _ids(value, hashes=True))
+            case ToolResultBlock():
+                text = block.text
+                facts.extend(Fact("file", p) for p in _paths(text))
+                facts.extend(Fact("id", i) for i in _ids(text, hashes=False))
+                facts.extend(Fact("error", e) for e in _errors(text))
+            case HintBlock() | ThinkingBlock() | RedactedThinkingBlock() | DataBlock():
+                pass
+            case _:
+                assert_never(block)
+    return facts
+
+
+def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
+    exits: dict[str, int] = {}
+    for message in messages:
+        for result in message.tool_results:
+            match = _EXIT.search(result.text[:2000]) or _EXIT.search(result.text[-2000:])
+            if match is not None:
+                exits[result.call_id] = int(match.group(1) or match.group(2))
+    return exits
+
+
+def extract_facts(messages: Sequence[Message]) -> Ledger:
+    """The ledger of ``messages``: facts of the newest message first; earlier ledgers merged in."""
+    exits = _exit_statuses(messages)
+    per_message: list[list[Fact]] = []
+    for message in messages:
+        if _is_summary(message):
+            per_message.append(list(parse_ledger(message.text).facts))
+        else:
+            per_message.append(_message_facts(message, exits))
+    ordered: list[Fact] = []
+    for facts in reversed(per_message):
+        ordered.extend(facts)
+    return Ledger(_dedupe(ordered))
+
+
+def parse_ledger(text: str) -> Ledger:
+    """Read a rendered ledger back out of a summary text (no ledger: an empty one)."""
+    start = text.find(LEDGER_HEADER)
+    if start < 0:
+        return Ledger()
+    facts: list[Fact] = []
+    for line in text[start + len(LEDGER_HEADER) :].splitlines():
+        if not line.strip():
+            if facts:
+                break
+            continue
+        match = _LINE.match(line)
+        if match is None:
+            break
+        kind: FactKind = match.group(1)  # type: ignore[assignment]
+        exit_ = int(match.group(2)) if match.group(2) is not None else None
+        facts.append(Fact(kind, match.group(3), exit_))
+    return Ledger(_dedupe(facts))
+
+
+def ledger_for(messages: Sequence[Message], counter: TokenCounter, max_tokens: int) -> str:
+    """The rendered ledger of ``messages`` within ``max_tokens`` (empty when nothing fits)."""
+    if max_tokens <= 0:
+        return ""
+    return extract_facts(messages).render(counter, max_tokens)
