@@ -9,6 +9,7 @@ import argparse
 import collections
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from contextfold._guard import Fence, redact_secrets, scan_injection
@@ -40,7 +41,15 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} = {100 * a / b:.1f} %" if b else "–"
 
 
-def throughput(name: str, text: str, fn: object, repeat: int = 3) -> str:
+def _each(fn: Callable[[str], object]) -> Callable[[list[str]], None]:
+    def run(texts: list[str]) -> None:
+        for t in texts:
+            fn(t)
+
+    return run
+
+
+def throughput(name: str, text: str | list[str], fn: object, repeat: int = 3) -> str:
     """Best of ``repeat`` runs (the machine is shared; the best run is the least disturbed)."""
     assert callable(fn)
     dt = float("inf")
@@ -48,7 +57,7 @@ def throughput(name: str, text: str, fn: object, repeat: int = 3) -> str:
         t0 = time.perf_counter()
         fn(text)
         dt = min(dt, time.perf_counter() - t0)
-    mb = len(text.encode()) / 1e6
+    mb = sum(len(t.encode()) for t in ([text] if isinstance(text, str) else text)) / 1e6
     return f"| {name} | {mb:.2f} MB | {dt:.2f} s | {mb / dt:.1f} MB/s |"
 
 
@@ -63,21 +72,27 @@ def main() -> None:
         )
         for c, hi, ni, hb, nb in rates(part):
             print(f"| {c} | {pct(hi, ni)} | {pct(hb, nb)} |")
-    tool = ""
+    results: list[str] = []
+    size = 0
     dev = args.dev / "swe_mini_gemini3pro.jsonl"
     if dev.exists():
         for line in dev.read_text().splitlines():
             for m in json.loads(line)["messages"]:
                 if m["role"] == "tool" and m["content"]:
-                    tool += m["content"] + "\n"
-                if len(tool) > 2_000_000:
+                    results.append(m["content"] + "\n")
+                    size += len(results[-1])
+                if size > 2_000_000:
                     break
-            if len(tool) > 2_000_000:
+            if size > 2_000_000:
                 break
+    tool = "".join(results)
     print("\n| input | size | time | throughput |\n|---|---|---|---|")
     if tool:
         print(throughput("scan_injection, real tool output (SWE transcripts)", tool[:2_000_000], scan_injection))
         print(throughput("redact_secrets, real tool output", tool[:2_000_000], redact_secrets))
+        # The agent loop's unit: one call per tool result (same 2 MB, ~900 bytes a result on average).
+        print(throughput("scan_injection, real tool output, one call per result", results, _each(scan_injection)))
+        print(throughput("redact_secrets, real tool output, one call per result", results, _each(redact_secrets)))
     prose = "The quick brown fox jumps over the lazy dog; results are listed below. " * 14_000
     print(throughput("scan_injection, prose without trigger words", prose, scan_injection))
     print(throughput("redact_secrets, prose", prose, redact_secrets))

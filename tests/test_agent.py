@@ -393,7 +393,7 @@ def test_configuration_mistakes() -> None:
 def test_agent_built_context_caps_the_tool_result_limit() -> None:
     agent = Agent(FnModel([]), window=16_000)
     config = ContextConfig(window=16_000)
-    assert agent.context.config.tool_result_limit == config.budget // 4
+    assert agent.context.config.result_limit == int(config.budget * 0.25) < config.tool_result_limit
     assert agent.context.tools == ()
 
 

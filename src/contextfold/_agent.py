@@ -50,7 +50,6 @@ __all__ = [
     "SteeringInfo",
     "StepStats",
     "StopReason",
-    "default_tool_result_limit",
 ]
 
 DEFAULT_MAX_STEPS = 50
@@ -171,15 +170,6 @@ class AgentResult:
         return sum(s.tokens for s in self.steps)
 
 
-def default_tool_result_limit(config: ContextConfig) -> int:
-    """Tool-result limit for a context the agent builds: 50,000 tokens, at most a quarter of the budget.
-
-    A result bigger than the budget could never be sent; a quarter leaves room
-    for the history and a few more results before the next compaction.
-    """
-    return max(1, min(config.tool_result_limit, config.budget // 4))
-
-
 EventHandler: TypeAlias = Callable[[AgentEvent], None]
 
 
@@ -251,7 +241,6 @@ class Agent:
                 if window is None:
                     raise ConfigError("Agent needs a context, a config or a window (the model's context length)")
                 config = ContextConfig(window=window)
-                config = config.model_copy(update={"tool_result_limit": default_tool_result_limit(config)})
             context = Context(
                 config,
                 window=window,
@@ -506,7 +495,7 @@ class Agent:
                 ),
             )
         context = self.context
-        limit = context.config.tool_result_limit
+        limit = context.config.result_limit
         texts = sum(isinstance(b, TextBlock) for b in sanitized.content)
         if fencing:
             limit = max(1, limit - texts * context.counter.count_text(self.fence.wrap("")))
@@ -543,11 +532,11 @@ class Agent:
 def _readback_limit(context: Context | None, config: ContextConfig | None, window: int | None) -> int:
     """Read-back output is capped like any tool result, so reading back never overflows the window."""
     if context is not None:
-        return context.config.tool_result_limit
+        return context.config.result_limit
     if config is not None:
-        return config.tool_result_limit
+        return config.result_limit
     if window is not None:
-        return default_tool_result_limit(ContextConfig(window=window))
+        return ContextConfig(window=window).result_limit
     return 50_000
 
 

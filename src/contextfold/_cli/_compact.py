@@ -1,7 +1,7 @@
 """``contextfold compact``: compact a transcript file into one that fits a window.
 
 Oversized tool results are offloaded first (their limit capped to a share of
-the budget, see `Context.tool_result_limit`), then the history is compacted
+the budget, see `ContextConfig.result_limit`), then the history is compacted
 once if it is over the trigger (``--force``: always). The output is the same
 kind of document as the input, the archive goes into the workspace, and the
 input file is never overwritten.

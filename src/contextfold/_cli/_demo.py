@@ -26,7 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._agent import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo, default_tool_result_limit
+from contextfold._agent import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
 from contextfold._cli import EXIT_OK, CLIContext
 from contextfold._cli._common import write_json
 from contextfold._config import ContextConfig
@@ -229,7 +229,6 @@ async def run_demo_session(
     """Replay ``transcript`` through an `Agent` on the embedded defaults and measure it."""
     counter = BytesCounter()
     config = ContextConfig(window=window)
-    config = config.model_copy(update={"tool_result_limit": default_tool_result_limit(config)})
     replay_model = ReplayModel(transcript, counter=counter)
     checked = _CheckedModel(replay_model, delay)
     tools = ReplayTools(replay_model.script, steering=replay_model.steering)

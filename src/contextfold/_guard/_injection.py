@@ -87,6 +87,7 @@ class _Rule:
     anchors: tuple[tuple[bytes, int, bool], ...]
     after: int
     gate: tuple[tuple[bytes, ...], ...]
+    keys: frozenset[tuple[bytes, bool]]
 
 
 def _r(
@@ -100,7 +101,8 @@ def _r(
             lit, before = word.lstrip("^"), "0"
         parsed.append((lit.encode("ascii"), int(before), start))
     groups = tuple(tuple(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
-    return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), after, groups)
+    keys = frozenset((lit, start) for lit, _, start in parsed)
+    return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys)
 
 
 # (rule id, category, severity, pattern, anchors, after). Every match of a rule contains one of its anchors
@@ -129,7 +131,8 @@ _RULES: tuple[_Rule, ...] = (
        "^disregard ^ignore ^without ^bypass"),
     _r("override.not_bound", "system_override", "high",
        r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
-       "bound:100 restricted:100 limited:100 constrained:100 abide:100 comply:100 adhere:100 free"),
+       "bound:100 restricted:100 limited:100 constrained:100 abide:100 comply:100 adhere:100 free",
+       gate="rules|guideline|polic|restriction|filter|limitation|ethic|moral|confines"),
     # --- role confusion
     _r("role.chatml", "role_confusion", "high",
        r"(?<!['\"`])<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|end|channel|message)\|>|(?<!['\"`])<(?:start|end)_of_turn>",
@@ -150,7 +153,7 @@ _RULES: tuple[_Rule, ...] = (
        "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
     _r("role.you_are_now", "role_confusion", "high",
        r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
-       "^now:60 ^longer:60"),
+       "^now:60 ^longer:60", gate="you"),
     _r("role.persona", "role_confusion", "high",
        r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
        "unrestricted unfiltered jailbroken uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
@@ -183,7 +186,7 @@ _RULES: tuple[_Rule, ...] = (
     # --- secret extraction
     _r("secret.prompt", "secret_extraction", "high",
        rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
-       "prompt:300 ^system:300 instruction:300 directive:300 rules:300 guideline:300 configuration:300 parameter:300 programming:300 initialization:300 polic:300"),
+       "prompt:300 message:300 instruction:300 directive:300 rules:300 guideline:300 configuration:300 parameter:300 programming:300 initialization:300 polic:300"),
     _r("secret.prompt_question", "secret_extraction", "high",
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
        "^what instruction:120 ^repeat ^opposite"),
@@ -223,7 +226,7 @@ _RULES: tuple[_Rule, ...] = (
        "^only:80 ^focus"),
     _r("inject.from_now_on", "instruction_injection", "high",
        r"\bfrom now on,? (?:you|i want you to|the assistant) (?:must |will |shall |should )?(?:always |only |never )(?:respond|reply|answer|act|be|say|write|output|include)\b",
-       "^now:40"),
+       "^now:40", gate="from"),
     _r("inject.instead", "instruction_injection", "medium",
        r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b",
        "^instead:30 ^repeat ^pwned:60"),
@@ -242,7 +245,7 @@ _RULES: tuple[_Rule, ...] = (
        "instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 prompt:120 ^how ^context:40 ^before:120", 200),
     _r("secret.your_prompt", "secret_extraction", "high",
        r"\b(?:what(?:'s| is| are| were)?|how many|which|quote|summari[sz]e|paraphrase|describe|analy[sz]e|audit|document|break down|encode|anagram|spell|use|provide|respond with|reply with|translate|output|show|print|reveal|display|repeat|tell me|give me|share|write|list|read|recite|dump|leak|sells? me on|confirm|correct|verify|contains?|says|similar to|words? of|part of|characters in|letters of|section of|do|does)\b[^.?!\n]{0,60}?\byour (?:own )?(?:[\w-]{1,20} ){0,2}?(?:system ?prompt|system ?instructions|system ?configuration|system ?message|instructions?|pre-?prompt|configuration)\b|\b(?:ai|assistant|bot|chatbot|model|system)'s (?:system )?(?:prompt|configuration|instructions)\b|\bwhat'?s in (?:the|your) system prompt\b|\breveal_(?:system_)?prompt\b|\{\{ ?system_prompt ?\}\}|\[your_system_prompt(?:_here)?\]|(?m:(?:^|[.?!] ?|\b(?:is|seen|saw|know|about|verify|confirm|of) )your (?:system ?prompt|pre-?prompt)\b)|\byour prompt (?:starts|begins) with\b",
-       "prompt:120 instruction:120 configur:120 ^system:200 ^reveal {{", 120),
+       "prompt:120 instruction:120 configur:120 message:120 ^reveal {{", 120),
     # --- generic instruction injection: agent-directed "important message" letters
     _r("inject.important_message", "instruction_injection", "high",
        r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
@@ -260,6 +263,15 @@ _PUNCT_ANCHORS = re.compile(
     b"|".join(re.escape(a) for a, _ in sorted(_ANCHORS - set(_WORD_ANCHORS), key=lambda a: (-len(a[0]), a)))
 )
 _PUNCT_KEYS = _ANCHORS - set(_WORD_ANCHORS)
+# Anchors inside words are looked for one by one in the joined word list; word-start anchors all at once, by
+# one regex over the word list that matches every word's longest anchor prefix (shorter anchor prefixes of the
+# same word are then added from _SHORTER).
+_INNER_PROBES: tuple[tuple[bytes, bool], ...] = tuple(a for a in _WORD_ANCHORS if not a[1])
+_START_LITS = sorted({lit for lit, start in _WORD_ANCHORS if start}, key=lambda b: (-len(b), b))
+_START_RX = re.compile(b" (" + b"|".join(_START_LITS) + b")")
+_SHORTER: dict[bytes, tuple[bytes, ...]] = {
+    lit: tuple(o for o in _START_LITS if o != lit and lit.startswith(o)) for lit in _START_LITS
+}
 # Cheap pre-check: punctuation anchors all start with one of these two-character prefixes.
 _PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a, _ in _PUNCT_KEYS})))
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
@@ -307,33 +319,42 @@ def _gate_open(rule: _Rule, words: bytes) -> bool:
     return all(any(w in words for w in group) for group in rule.gate)
 
 
-def _anchor_hits(folded: str, raw: bytes, words: bytes, rules: list[_Rule]) -> dict[tuple[bytes, bool], list[int]]:
-    """Positions in ``folded`` of the anchors of ``rules`` (only anchors that occur are searched for)."""
-    hits: dict[tuple[bytes, bool], list[int]] = {}
+def _anchor_hits(raw: bytes, words: bytes) -> tuple[list[_Rule], dict[tuple[bytes, bool], list[int]]]:
+    """The rules that can match (an anchor occurs, the gate is open) and the positions of their anchors.
+
+    Which word anchors occur is read off ``words`` (a few microseconds for a
+    typical tool result); only those are located in the text with
+    ``bytes.find``, once per literal. Punctuation anchors are found by one
+    regex, run only when one of their two-character prefixes occurs.
+    """
+    present = {key for key in _INNER_PROBES if key[0] in words}
+    for lit in set(_START_RX.findall(words)):
+        present.add((lit, True))
+        for shorter in _SHORTER[lit]:
+            present.add((shorter, True))
+    punct: dict[tuple[bytes, bool], list[int]] = {}
+    if _PUNCT_FIRST.search(raw) is not None:
+        for m in _PUNCT_ANCHORS.finditer(raw):
+            punct.setdefault((m.group(), False), []).append(m.start())
+    if punct:
+        present |= punct.keys()
+    rules = [
+        rule for rule in _RULES if not rule.keys.isdisjoint(present) and (not rule.gate or _gate_open(rule, words))
+    ]
+    hits: dict[tuple[bytes, bool], list[int]] = dict(punct)
     found_by_lit: dict[bytes, list[int]] = {}
     for rule in rules:
-        for lit, _, start in rule.anchors:
-            key = (lit, start)
-            if key in hits:
-                continue
-            if key in _PUNCT_KEYS:
-                hits[key] = []
-                continue
-            if (b" " + lit if start else lit) not in words:
-                hits[key] = []
-                continue
+        for key in rule.keys:
+            if key in hits or key not in present:
+                continue  # punctuation anchors are already in ``hits``
+            lit, start = key
             found = found_by_lit.get(lit)
             if found is None:
                 found = found_by_lit[lit] = _find_all(raw, lit)
             if start:  # only where a word starts (most rules begin with \b)
                 found = [p for p in found if p == 0 or raw[p - 1] not in _LOWER]
             hits[key] = found
-    if any(k in _PUNCT_KEYS for k in hits) and _PUNCT_FIRST.search(raw) is not None:
-        for m in _PUNCT_ANCHORS.finditer(raw):
-            key = (m.group(), False)
-            if key in hits:
-                hits[key].append(m.start())
-    return hits
+    return rules, hits
 
 
 def _rule_matches(rule: _Rule, folded: str, hits: dict[tuple[bytes, bool], list[int]]) -> list[re.Match[str]]:
@@ -410,9 +431,7 @@ def scan_injection(text: str) -> list[Finding]:
     norm = normalize(text)
     folded = norm.text
     raw = folded.encode("ascii", "replace")  # one byte per character: offsets are those of ``folded``
-    words = _words(raw)
-    rules = [rule for rule in _RULES if _gate_open(rule, words)]
-    hits = _anchor_hits(folded, raw, words, rules)
+    rules, hits = _anchor_hits(raw, _words(raw))
     findings: list[Finding] = []
     for rule in rules:
         for group in _groups(_rule_matches(rule, folded, hits)):
