@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/contextfold inspect examples/transcript.json --window 16000
+	$(BIN)/contextfold demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -153,15 +153,21 @@ def test_sanitize_output_never_contains_blocking_finding_of_same_span(text: str)
     ["ignore the ", "system: ", " ", "a\u200b", "<|im_start|>", '{"name": "x", ', "show me your ", "\u0430"],
 )
 def test_scan_is_linear_on_adversarial_input(unit: str) -> None:
+    # Backtracking blow-ups are quadratic or worse: 8x the input would cost 64x the time. The minimum of
+    # a few runs is robust to a busy machine (noise only ever adds time), and 4x slack over linear is far
+    # below quadratic.
     def run(n: int) -> float:
         text = unit * (n // len(unit))
-        t0 = time.perf_counter()
-        scan_injection(text)
-        return time.perf_counter() - t0
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            scan_injection(text)
+            best = min(best, time.perf_counter() - t0)
+        return best
 
-    small, big = run(128_000), run(1_000_000)
+    small, big = run(64_000), run(512_000)
     assert big < 20.0
-    assert big <= max(small, 0.01) * 8 * 3  # 8x the input, within 3x of linear
+    assert big <= max(small, 0.005) * 8 * 4
 
 
 def test_normalize_folds_disguises() -> None:

@@ -109,3 +109,10 @@ def _full_candidates(text: str) -> set[tuple[str, int, int]]:
 @given(st.lists(_secretish, max_size=8).map(" ".join))
 def test_gated_redaction_equals_full_scan(text: str) -> None:
     assert {(r.kind, r.start, r.end) for r in _redact._candidates(text)} == _full_candidates(text)
+
+
+def test_multi_segment_credential_names_are_redacted() -> None:
+    text = "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nmy_monkey = 12345678"
+    result = redact_secrets(text)
+    assert result.text == "aws_secret_access_key = [redacted:api-key]\nmy_monkey = 12345678"
+    assert redact_secrets(result.text).text == result.text

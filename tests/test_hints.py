@@ -1,10 +1,8 @@
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta, timezone
-from pathlib import Path
 from typing import overload
 from zoneinfo import ZoneInfo
 
@@ -29,6 +27,7 @@ from contextfold._hints import (
 )
 from contextfold._messages import HintBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
 from contextfold._validate import Provider, validate
+from readme_examples import run_section
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -605,23 +604,5 @@ def test_hinted_contexts_validate_for_both_providers(context: list[Message], whe
 # --- README example -----------------------------------------------------------------------------------------------
 
 
-def test_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import contextfold
-    import contextfold._hints as module
-    import contextfold.testing
-
-    doc = Path(__file__).resolve().parents[1] / "docs" / "readme" / "hints.md"
-    if not doc.exists():
-        pytest.skip("docs/readme/hints.md was merged into the README")
-    # Until the lead re-exports these names, make them importable the way the README imports them.
-    for name in module.__all__:
-        if not hasattr(contextfold, name):
-            monkeypatch.setattr(contextfold, name, getattr(module, name), raising=False)
-    if not hasattr(contextfold.testing, "FixedClock"):
-        from contextfold._hints import FixedClock
-
-        monkeypatch.setattr(contextfold.testing, "FixedClock", FixedClock, raising=False)
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(doc), "exec"), {"__name__": "readme_example"})
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    run_section("Runtime hints")

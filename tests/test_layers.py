@@ -4,7 +4,6 @@ import hashlib
 import io
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from contextfold._layers import (
     discover,
 )
 from contextfold._tokens import BytesCounter
+from readme_examples import run_section
 
 # --- builder ------------------------------------------------------------------------------------------------------
 
@@ -307,26 +307,8 @@ def test_discovered_prompt_is_stable_across_runs(tmp_path: Path) -> None:
 # --- README example -----------------------------------------------------------------------------------------------
 
 
-def test_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import contextfold
-    import contextfold._layers as module
-    import contextfold.testing
-
-    doc = Path(__file__).resolve().parents[1] / "docs" / "readme" / "layers.md"
-    if not doc.exists():
-        pytest.skip("docs/readme/layers.md was merged into the README")
-    # Until the lead re-exports these names, make them importable the way the README imports them.
-    for name in module.__all__:
-        if not hasattr(contextfold, name):
-            monkeypatch.setattr(contextfold, name, getattr(module, name), raising=False)
-    if not hasattr(contextfold.testing, "FixedClock"):
-        from contextfold._hints import FixedClock
-
-        monkeypatch.setattr(contextfold.testing, "FixedClock", FixedClock, raising=False)
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(doc), "exec"), {"__name__": "readme_example"})
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    run_section("Layered system prompt")
     assert capsys.readouterr().out.endswith(" tokens\n")
 
 

@@ -1,9 +1,7 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +20,7 @@ from contextfold._steering import (
     SystemReminder,
     apply_steering,
 )
+from readme_examples import run_section
 
 
 def user(text: str = "hi") -> Message:
@@ -411,24 +410,6 @@ def test_channel_is_a_bounded_fifo(ops: list[str], capacity: int) -> None:
 # --- README example -----------------------------------------------------------------------------------------------
 
 
-def test_readme_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import contextfold
-    import contextfold._steering as module
-    import contextfold.testing
-
-    doc = Path(__file__).resolve().parents[1] / "docs" / "readme" / "steering.md"
-    if not doc.exists():
-        pytest.skip("docs/readme/steering.md was merged into the README")
-    # Until the lead re-exports these names, make them importable the way the README imports them.
-    for name in module.__all__:
-        if not hasattr(contextfold, name):
-            monkeypatch.setattr(contextfold, name, getattr(module, name), raising=False)
-    if not hasattr(contextfold.testing, "FixedClock"):
-        from contextfold._hints import FixedClock
-
-        monkeypatch.setattr(contextfold.testing, "FixedClock", FixedClock, raising=False)
-    blocks = re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(doc), "exec"), {"__name__": "readme_example"})
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    run_section("Steering a running agent")
     assert capsys.readouterr().out == "stopping: user pressed stop\n"

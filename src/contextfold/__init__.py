@@ -7,6 +7,7 @@ strategies), `contextfold.models` (model adapters) and `contextfold.testing`
 HTTP client, and prints nothing.
 """
 
+from contextfold._agent import Agent, AgentEvent, AgentResult
 from contextfold._calibrated import CalibratedCounter
 from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
@@ -69,6 +70,7 @@ from contextfold._offload import Offloader, OffloadRef
 from contextfold._plan import CompactionPlan, CompactionStrategy
 from contextfold._read_cache import ReadCache
 from contextfold._readback import bind_readback_tools, read_offloaded, search_offloaded
+from contextfold._replay import ReplayModel, ReplayTools, replay
 from contextfold._split import offload_oversized_result, split_tool_result
 from contextfold._steering import (
     Cancel,
@@ -78,9 +80,11 @@ from contextfold._steering import (
     SteeringChannel,
     SteeringMessage,
     SystemReminder,
+    apply_steering,
 )
 from contextfold._summary import StructuredSummarizer, StructuredSummary, SummaryModel
 from contextfold._tokens import MEDIA_TOKENS, BytesCounter, TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._tools import Tool, Toolbox, ToolError, tool
 from contextfold._transcript import Transcript, dump_transcripts, load_transcript, load_transcripts, parse_transcripts
 from contextfold._validate import Problem, validate
 from contextfold._workspace import LocalWorkspace
@@ -89,6 +93,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "MEDIA_TOKENS",
+    "Agent",
+    "AgentEvent",
+    "AgentResult",
     "Block",
     "BudgetError",
     "BytesCounter",
@@ -129,6 +136,8 @@ __all__ = [
     "ReadCache",
     "RedactedThinkingBlock",
     "RedactionResult",
+    "ReplayModel",
+    "ReplayTools",
     "RequestPause",
     "Role",
     "SanitizeResult",
@@ -147,14 +156,18 @@ __all__ = [
     "TiktokenCounter",
     "TokenCounter",
     "TokenTally",
+    "Tool",
     "ToolCallBlock",
+    "ToolError",
     "ToolResultBlock",
     "ToolSpec",
+    "Toolbox",
     "Transcript",
     "UnknownFormatError",
     "WorkspaceError",
     "__version__",
     "anthropic_to_messages",
+    "apply_steering",
     "bind_readback_tools",
     "count_messages",
     "count_tools",
@@ -175,12 +188,14 @@ __all__ = [
     "read_offloaded",
     "redact_secrets",
     "render",
+    "replay",
     "sanitize_injection",
     "sanitize_tool_output",
     "scan_injection",
     "search_offloaded",
     "split_tool_result",
     "to_canonical",
+    "tool",
     "tools_from_anthropic",
     "tools_from_openai",
     "tools_to_anthropic",

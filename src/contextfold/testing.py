@@ -2,6 +2,7 @@
 
 - `ScriptedSummaryModel`: answers summary requests from a script and records every request.
 - `FunctionSummaryModel`: hands the exact request to a function you write.
+- `FixedClock`: a clock you set and advance, for exact runtime-hint tests.
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from contextfold._hints import FixedClock
 from contextfold._messages import Message
 
-__all__ = ["FunctionSummaryModel", "ScriptedSummaryModel"]
+__all__ = ["FixedClock", "FunctionSummaryModel", "ScriptedSummaryModel"]
 
 
 class ScriptedSummaryModel:

@@ -93,7 +93,8 @@ _RULES: tuple[_Rule, ...] = (
     (
         "api-key",
         re.compile(
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-])?(?:api[_-]?key|apikey|secret[_-]?key|client[_-]?secret|access[_-]?token"
+            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,4}(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|client[_-]?secret"
+            r"|access[_-]?token"
             r"|auth[_-]?token|secret|token|private[_-]?key)[\"']?\s{0,3}[:=]\s{0,3}"
             r"(?:\"(?P<q>[^\"\s\[]{8,500})\"|'(?P<s>[^'\s\[]{8,500})'|(?P<v>[^\s\"'`,;()\[\]{}<>]{8,500}))"
         ),
