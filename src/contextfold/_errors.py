@@ -29,6 +29,7 @@ __all__ = [
     "SummarizerError",
     "UnknownFormatError",
     "WorkspaceError",
+    "looks_like_context_length",
 ]
 
 
@@ -132,3 +133,26 @@ class MissingExtraError(ContextfoldError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"{feature} needs the '{package}' package: pip install 'contextfold[{extra}]'")
+
+
+_CONTEXT_NEEDLES = (
+    "context_length_exceeded",
+    "maximum context length",
+    "context length",
+    "context window",
+    "exceed_context_size",
+    "exceeds the available context size",
+    "prompt is too long",
+    "input is too long",
+    "too many tokens",
+)
+
+
+def looks_like_context_length(*texts: str | None) -> bool:
+    """Whether an error code or message means "the prompt is longer than the window".
+
+    Covers OpenAI (``context_length_exceeded``), Anthropic ("prompt is too long"),
+    vLLM ("maximum context length") and llama.cpp (``exceed_context_size_error``).
+    """
+    joined = " ".join(t for t in texts if t).lower()
+    return any(needle in joined for needle in _CONTEXT_NEEDLES)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from contextfold._errors import SummarizerError
+from contextfold._errors import SummarizerError, looks_like_context_length
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -145,9 +145,7 @@ def render_summary_text(summary: StructuredSummary) -> str:
 
 def is_context_length_error(exc: BaseException) -> bool:
     """Whether a provider error means "the request is longer than the model's window"."""
-    text = f"{type(exc).__name__} {exc}".lower()
-    needles = ("context_length_exceeded", "context length", "maximum context", "too many tokens", "prompt is too long")
-    return any(n in text for n in needles)
+    return looks_like_context_length(type(exc).__name__, str(exc))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
-from contextfold._errors import ContextfoldError
+from contextfold._errors import ContextfoldError, looks_like_context_length
 from contextfold._messages import Message, ToolSpec
 
 __all__ = [
@@ -136,29 +136,6 @@ async def emit_delta(handler: StreamHandler | None, delta: str) -> None:
     result = handler(delta)
     if inspect.isawaitable(result):
         await result
-
-
-_CONTEXT_NEEDLES = (
-    "context_length_exceeded",
-    "maximum context length",
-    "context length",
-    "context window",
-    "exceed_context_size",
-    "exceeds the available context size",
-    "prompt is too long",
-    "input is too long",
-    "too many tokens",
-)
-
-
-def looks_like_context_length(*texts: str | None) -> bool:
-    """Whether an error code or message means "the prompt is longer than the window".
-
-    Covers OpenAI (``context_length_exceeded``), Anthropic ("prompt is too long"),
-    vLLM ("maximum context length") and llama.cpp (``exceed_context_size_error``).
-    """
-    joined = " ".join(t for t in texts if t).lower()
-    return any(needle in joined for needle in _CONTEXT_NEEDLES)
 
 
 _NAME_UNSAFE = re.compile(r"[^a-zA-Z0-9_-]")
