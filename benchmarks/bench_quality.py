@@ -7,8 +7,9 @@ no model is used. Measured per strategy and window:
 - retention: of the distinct file paths, commands and identifiers of the messages that left the context
   (compacted, or rewritten by a tier), the share still present verbatim in what is sent (turns after the first
   compaction; per turn, then averaged). Items are found as in ``fidelity_bench.py`` (paths: its PATH_RE;
-  commands: first line, 80 chars, of a ``command`` argument of a non-editor tool) plus identifiers (issue
-  numbers, URLs, commit hashes, ``*_id`` argument values: the ledger's rules).
+  commands: first line, 80 chars, of a ``command`` argument of a non-editor tool) plus identifiers found by
+  the ledger's own rules in the same places it looks (issue numbers, URLs, commit hashes and task/job ids in
+  user and assistant text, tool-call arguments and tool output; ``*_id`` argument values).
 - cache: `Prepared.cache.share` (unchanged prefix tokens / previous request tokens), over calls without a
   compaction and over all calls; plus a byte check: the rendered OpenAI request's messages before the prefix end
   are byte-identical to the previous request's.
@@ -87,9 +88,21 @@ def items(m: Message, skip: set[str]) -> set[tuple[str, str]]:
             for k, v in args.items():
                 if isinstance(v, str | int) and (k == "id" or k.endswith("_id")):
                     out.add(("id", str(v)))
+                elif isinstance(v, str):
+                    out.update(("id", i) for i in id_values(v, hashes=True))
     if m.role in ("user", "assistant"):
-        out.update(("id", i) for i in _ids(m.text, hashes=True) if not i.startswith(("task", "job", "run")))
+        out.update(("id", i) for i in id_values(m.text, hashes=True))
+    for result in m.tool_results:
+        out.update(("id", i) for i in id_values(result.text, hashes=False))
     return out
+
+
+def id_values(text: str, *, hashes: bool) -> list[str]:
+    """Identifiers as the ledger finds them (`_ids`, the same rules and places), but each as its verbatim value.
+
+    The ledger writes a job-style id as ``job 42`` (keyword lower-cased), so only the value is checked for those.
+    """
+    return [i.split(" ", 1)[1] if " " in i else i for i in _ids(text, hashes=hashes)]
 
 
 def tools_of(conv: dict[str, Any]) -> list[ToolSpec]:

@@ -804,7 +804,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--skip-langchain", action="store_true")
     p.add_argument("--no-check", action="store_true", help="skip validating every prepared context")
     p.add_argument("--markdown", help="also write the tables to this Markdown file")
-    p.add_argument("--quick", action="store_true", help="sizes 50,100; windows 16k; one corpus file's worth")
+    p.add_argument("--quick", action="store_true", help="sizes 50,100; window 16k; 20 steady turns")
     args = p.parse_args(argv)
     if args.quick:
         args.sizes = [50, 100]

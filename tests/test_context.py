@@ -219,3 +219,28 @@ async def test_prepare_always_yields_valid_pairing_within_budget(convo: list[Mes
     assert not orphan_results(msgs)
     if prepared.compaction is not None:
         assert prepared.tokens <= ctx.config.trigger_tokens or prepared.compaction.tokens_after > 0
+
+
+async def test_hint_cannot_push_the_request_over_the_trigger() -> None:
+    ctx = make(window=4000)
+    trigger = ctx.config.trigger_tokens
+    # Fill to just under the trigger: the time hint (first call) would push it over.
+    ctx.append(Message.text_message("user", "a" * 4 * (trigger - ctx.tokens - 30)))
+    assert ctx.tokens <= trigger
+    prepared = await ctx.prepare()
+    assert prepared.hint is not None
+    assert prepared.tokens <= trigger
+    assert prepared.compaction is not None
+
+
+async def test_hint_scan_is_incremental_and_follows_compaction() -> None:
+    clock = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))
+    ctx = make(window=100_000, clock=clock)
+    ctx.append(Message.text_message("user", "start"))
+    assert (await ctx.prepare()).hint is not None
+    for i in range(50):
+        ctx.extend(step(i))
+        assert (await ctx.prepare()).hint is None  # the fixed clock has not moved: no new time hint
+    clock.advance(minutes=31)
+    ctx.append(Message.text_message("user", "later"))
+    assert (await ctx.prepare()).hint is not None

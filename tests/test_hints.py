@@ -17,6 +17,7 @@ from contextfold._hints import (
     ContextUsage,
     FixedClock,
     HintConfig,
+    HintScanner,
     SystemClock,
     Task,
     decide_hint,
@@ -606,3 +607,48 @@ def test_hinted_contexts_validate_for_both_providers(context: list[Message], whe
 
 def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     run_section("Runtime hints")
+
+
+# --- incremental scanning -------------------------------------------------------------------------------------------
+
+
+def _hint_at(minute: int, *, tasks: bool = False) -> Message:
+    text = f"<current-time>2026-11-30T10:{minute:02d}:00+00:00</current-time>\n<timezone>UTC</timezone>"
+    if tasks:
+        text += "\n<tasks>\nOpen tasks:\n- [pending] x\n</tasks>"
+    return Message(role="user", content=(HintBlock(text=text),))
+
+
+_SCAN_PIECES = st.sampled_from(
+    [
+        Message.text_message("user", "hello"),
+        Message.text_message("assistant", "ok"),
+        _hint_at(1),
+        _hint_at(20),
+        _hint_at(45, tasks=True),
+        Message(role="assistant", content=(ToolCallBlock(id="t", name="TaskList"),)),
+        Message(role="assistant", content=(ToolCallBlock(id="b", name="bash"),)),
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(history=st.lists(_SCAN_PIECES, max_size=30), cuts=st.lists(st.integers(0, 30), max_size=5))
+def test_incremental_scanner_agrees_with_a_full_backward_scan(history: list[Message], cuts: list[int]) -> None:
+    config = HintConfig()
+    now = datetime(2026, 11, 30, 10, 50, tzinfo=UTC)
+    scanner = HintScanner(config.task_tool_names)
+    for cut in [*sorted(c for c in cuts if c <= len(history)), len(history)]:
+        prefix = history[:cut]
+        incremental = decide_hint(prefix, now=now, config=config, open_tasks=["x"], scanner=scanner)
+        full = decide_hint(prefix, now=now, config=config, open_tasks=["x"])
+        assert incremental == full
+
+
+def test_scanner_reset_after_rewrite() -> None:
+    config = HintConfig()
+    scanner = HintScanner(config.task_tool_names)
+    scanner.update([_hint_at(1), Message.text_message("user", "a")])
+    assert scanner.last_time is not None
+    scanner.update([Message.text_message("user", "summary")])  # shorter than scanned: rewritten, start over
+    assert scanner.last_time is None and scanner.scanned == 1

@@ -32,3 +32,19 @@ def test_tally_caches_and_sums() -> None:
     assert all(m._tokens["bytes"] == i for i, m in enumerate(msgs))
     tally.reset(msgs[3:])
     assert tally.total == sum(range(3, 10))
+
+
+def test_replace_last_keeps_the_total_exact() -> None:
+    c = BytesCounter()
+    msgs = [Message.text_message("user", "z" * 40), Message.text_message("user", "w" * 80)]
+    tally = TokenTally(c, msgs)
+    bigger = Message.text_message("user", "w" * 400)
+    tally.replace_last(bigger)
+    assert tally.total == count_messages(c, [msgs[0], bigger]) and tally.counts[-1] == 100
+    empty = TokenTally(c)
+    try:
+        empty.replace_last(bigger)
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("replace_last on an empty tally must fail")

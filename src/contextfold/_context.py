@@ -39,7 +39,16 @@ from contextfold._config import ContextConfig
 from contextfold._digest_strategy import DigestStrategy, leading_system_count
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
 from contextfold._groups import pending_tail
-from contextfold._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
+from contextfold._hints import (
+    Clock,
+    ContextUsage,
+    HintConfig,
+    HintScanner,
+    SystemClock,
+    Task,
+    inject_hint,
+    plan_hint,
+)
 from contextfold._layers import PromptFile, SystemPromptBuilder
 from contextfold._loop_guard import LoopGuard, floor_error
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
@@ -175,6 +184,7 @@ class Context:
         self._open_tasks: tuple[Task, ...] = ()
         self.workspace = workspace
         self.hints: HintConfig | None = None if hints is False else (hints or HintConfig())
+        self._hint_scanner = HintScanner(self.hints.task_tool_names) if self.hints is not None else None
         self.clock: Clock = clock or SystemClock()
         self.read_cache = read_cache if read_cache is not None else ReadCache()
         self._handlers: list[EventHandler] = [on_event] if on_event is not None else []
@@ -326,9 +336,14 @@ class Context:
         started = time.perf_counter()
         report: CompactionReport | None = None
         self._open_tasks = tuple(t if isinstance(t, Task) else Task(subject=t) for t in open_tasks)
-        if self.tokens > self.config.trigger_tokens:
+        # The hint is part of what is sent: decide it first, so that it cannot push the request over the trigger.
+        hint = self._plan_hint(first_call_of_reply, open_tasks)
+        hint_tokens = self.counter.count_message(Message(role="user", content=(hint,))) if hint is not None else 0
+        if self.tokens + hint_tokens > self.config.trigger_tokens:
             report = await self.compact(reason="trigger")
-        hint = self._inject_hints(first_call_of_reply, open_tasks)
+            hint = self._plan_hint(first_call_of_reply, open_tasks)  # compaction removed the earlier hints
+        if hint is not None:
+            self._insert_hint(hint)
         cache = self._cache_report(compacted=report is not None)
         self._last_sent = len(self._messages)
         self._last_sent_tokens = self._tally.total + self._tools_tokens
@@ -462,6 +477,8 @@ class Context:
         self.read_cache.invalidate(plan.archived)
         self._messages = list(plan.messages)
         self._tally.reset(self._messages)
+        if self._hint_scanner is not None:
+            self._hint_scanner.reset()
         self._anchor = None
         self._touch(plan.first_change)
         self._compactions += 1
@@ -486,34 +503,36 @@ class Context:
             self._emit("compaction_failed", report)
         return report
 
-    def _inject_hints(self, first_call_of_reply: bool, open_tasks: Sequence[Task] | Sequence[str]) -> HintBlock | None:
+    def _plan_hint(self, first_call_of_reply: bool, open_tasks: Sequence[Task] | Sequence[str]) -> HintBlock | None:
         if self.hints is None or not self._messages:
             return None
         last = self._messages[-1]
         if last.role == "assistant" and last.tool_calls:
             return None  # results are pending; a user turn here would orphan the calls
         usage = ContextUsage(tokens=self.tokens, window=self.config.window, trigger_ratio=self.config.trigger_ratio)
-        hint = plan_hint(
+        return plan_hint(
             self._messages,
             now=self.clock.now(),
             config=self.hints,
             open_tasks=open_tasks,
             usage=usage,
             first_call_of_reply=first_call_of_reply,
+            scanner=self._hint_scanner,
         )
-        if hint is None:
-            return None
+
+    def _insert_hint(self, hint: HintBlock) -> None:
         index = len(self._messages) - 1
         updated = inject_hint(self._messages, hint)
         if len(updated) == len(self._messages):  # merged into the trailing user message
             self._touch(index)
-            self._messages = updated
-            self._tally.reset(self._messages)
+            self._messages[index] = updated[index]
+            self._tally.replace_last(updated[index])
         else:
             self._messages.append(updated[-1])
             self._tally.append(updated[-1])
+        if self._hint_scanner is not None:
+            self._hint_scanner.observe(hint)
         self._emit("hint", hint)
-        return hint
 
     def _cache_report(self, *, compacted: bool) -> CacheReport:
         if self._last_sent is None:

@@ -34,6 +34,7 @@ __all__ = [
     "FixedClock",
     "HintConfig",
     "HintDecision",
+    "HintScanner",
     "SystemClock",
     "Task",
     "TimeReason",
@@ -382,27 +383,60 @@ def _time_reason(last_time: str | None, last_zone: str | None, now: datetime, co
     return None
 
 
-def decide_hint(
-    messages: Sequence[Message],
-    *,
-    now: datetime,
-    config: HintConfig,
-    open_tasks: Sequence[Task] | Sequence[str] = (),
-    usage: ContextUsage | None = None,
-    first_call_of_reply: bool = True,
-) -> HintDecision:
-    """Decide what the next hint must state, scanning the context backwards.
+class HintScanner:
+    """What the context already states (last time hint, any tasks mention), kept up to date incrementally.
 
-    The scan stops as soon as both time and tasks are settled, so on a long
-    context it usually reads only the last few messages.
+    `decide_hint` without a scanner walks the context backwards, which is cheap
+    when the last time hint is recent but O(history) when it is far back (a
+    fast session within one time interval). A session keeps one scanner:
+    `update` reads only the messages appended since the last call; `reset`
+    after anything rewrote already-scanned messages (a compaction).
     """
-    _require_aware(now, "plan_hint now")
-    tasks = _as_tasks(open_tasks) if config.tasks_enabled else ()
-    time_settled = not config.time_enabled
-    tasks_settled = not tasks
+
+    __slots__ = ("_task_tools", "last_time", "last_zone", "scanned", "task_seen")
+
+    def __init__(self, task_tool_names: Sequence[str] = ()) -> None:
+        self._task_tools = frozenset(task_tool_names)
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything: the next `update` reads the whole context."""
+        self.scanned = 0
+        self.last_time: str | None = None
+        self.last_zone: str | None = None
+        self.task_seen = False
+
+    def update(self, messages: Sequence[Message]) -> None:
+        """Read the messages appended since the last update (all of them after a reset)."""
+        if len(messages) < self.scanned:
+            self.reset()
+        for message in messages[self.scanned :]:
+            for block in message.content:
+                self.observe(block)
+        self.scanned = len(messages)
+
+    def observe(self, block: object) -> None:
+        """Take one block into account (e.g. a hint just merged into an already scanned message)."""
+        if isinstance(block, HintBlock):
+            found = _TIME_RE.search(block.text)
+            if found:
+                self.last_time = found.group(1)
+                zone = _ZONE_RE.search(block.text)
+                self.last_zone = zone.group(1) if zone else None
+            if _TASKS_TAG in block.text:
+                self.task_seen = True
+        elif isinstance(block, ToolCallBlock) and block.name in self._task_tools:
+            self.task_seen = True
+
+
+def _scan_backwards(
+    messages: Sequence[Message], *, want_time: bool, want_tasks: bool, task_tools: frozenset[str]
+) -> tuple[str | None, str | None, bool]:
+    """The newest time hint (text, zone) and whether tasks are mentioned, stopping once both are settled."""
+    time_settled, tasks_settled = not want_time, not want_tasks
     last_time: str | None = None
     last_zone: str | None = None
-    task_tools = frozenset(config.task_tool_names)
+    task_seen = False
     for message in () if time_settled and tasks_settled else reversed(messages):
         for block in reversed(message.content):
             if isinstance(block, HintBlock):
@@ -414,11 +448,42 @@ def decide_hint(
                         last_zone = zone.group(1) if zone else None
                         time_settled = True
                 if not tasks_settled and _TASKS_TAG in block.text:
-                    tasks_settled = True
+                    task_seen = tasks_settled = True
             elif isinstance(block, ToolCallBlock) and not tasks_settled and block.name in task_tools:
-                tasks_settled = True
+                task_seen = tasks_settled = True
         if time_settled and tasks_settled:
             break  # before fetching the next (older) message
+    return last_time, last_zone, task_seen
+
+
+def decide_hint(
+    messages: Sequence[Message],
+    *,
+    now: datetime,
+    config: HintConfig,
+    open_tasks: Sequence[Task] | Sequence[str] = (),
+    usage: ContextUsage | None = None,
+    first_call_of_reply: bool = True,
+    scanner: HintScanner | None = None,
+) -> HintDecision:
+    """Decide what the next hint must state from what the context already says.
+
+    Without a ``scanner`` the context is scanned backwards, stopping as soon as
+    both time and tasks are settled. With one (kept by the session across
+    calls) only messages appended since its last update are read.
+    """
+    _require_aware(now, "plan_hint now")
+    tasks = _as_tasks(open_tasks) if config.tasks_enabled else ()
+    if scanner is not None:
+        scanner.update(messages)
+        last_time, last_zone, task_seen = scanner.last_time, scanner.last_zone, scanner.task_seen
+    else:
+        last_time, last_zone, task_seen = _scan_backwards(
+            messages,
+            want_time=config.time_enabled,
+            want_tasks=bool(tasks),
+            task_tools=frozenset(config.task_tool_names),
+        )
     time_reason = _time_reason(last_time, last_zone, now, config) if config.time_enabled else None
     show_usage = (
         usage is not None
@@ -428,7 +493,7 @@ def decide_hint(
     )
     return HintDecision(
         time_reason=time_reason,
-        tasks=() if tasks_settled else tasks,
+        tasks=() if task_seen else tasks,
         usage=usage if show_usage else None,
     )
 
@@ -475,6 +540,7 @@ def plan_hint(
     open_tasks: Sequence[Task] | Sequence[str] = (),
     usage: ContextUsage | None = None,
     first_call_of_reply: bool = True,
+    scanner: HintScanner | None = None,
 ) -> HintBlock | None:
     """The hint to append before the next model call, or ``None`` when the context already says it all."""
     config = config or HintConfig()
@@ -485,6 +551,7 @@ def plan_hint(
         open_tasks=open_tasks,
         usage=usage,
         first_call_of_reply=first_call_of_reply,
+        scanner=scanner,
     )
     if decision.empty:
         return None

@@ -29,11 +29,21 @@ Heuristics (documented because they decide what survives):
 
 Every regular expression is compiled once and linear (no nested
 quantifiers), and each text is scanned at most once per rule.
+
+Cost: extraction runs on every compaction, over every message it compacts,
+so it is kept cheap three ways. A text longer than ``MAX_SCAN_CHARS`` is
+scanned on its head and tail only (a 200 KB tool output yields more facts
+than any cap keeps, and its first and last lines say the most); a rule runs
+only when a plain substring test says it can match (no ``/``: no path, no
+``://``: no URL); and the facts of a message are cached by identity
+(messages are immutable), so a message is scanned once however many
+compactions and tiers look at it.
 """
 
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, assert_never
@@ -72,6 +82,11 @@ MAX_COMMAND_CHARS = 160
 """A command's first line is cut here: its start says what ran, and a long ``sed -i`` should not crowd out others."""
 MAX_ERRORS_PER_RESULT = 3
 MAX_RULES_PER_MESSAGE = 8
+MAX_SCAN_CHARS = 16_000
+"""A longer text is scanned on its first ``SCAN_HEAD_CHARS`` and last ``MAX_SCAN_CHARS - SCAN_HEAD_CHARS``."""
+SCAN_HEAD_CHARS = 12_000
+FACT_CACHE_SIZE = 8_192
+"""Messages whose facts are remembered (by identity; least recently used forgotten first)."""
 
 _URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
 _ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
@@ -137,8 +152,16 @@ class Ledger:
         return Ledger(_dedupe([*self.facts, *older.facts]))
 
     def ordered(self) -> list[Fact]:
-        """Rules first (they must survive the cap), then everything else newest first."""
-        return [f for f in self.facts if f.kind == "rule"] + [f for f in self.facts if f.kind != "rule"]
+        """Rules, then identifiers, then everything else newest first: the order in which facts survive the cap.
+
+        Identifiers (issue numbers, URLs, hashes, ids) come before paths and
+        commands because they are few, short and cannot be found again: a
+        path can be listed again and a command re-run, but the URL of a report
+        the user linked in the first message exists only there.
+        """
+        return [f for k in ("rule", "id") for f in self.facts if f.kind == k] + [
+            f for f in self.facts if f.kind not in ("rule", "id")
+        ]
 
     def render(self, counter: TokenCounter | None = None, max_tokens: int | None = None) -> str:
         """The ledger text, cut to ``max_tokens`` by dropping the oldest facts (rules last); empty when none fit."""
@@ -200,17 +223,32 @@ def _strings(value: Any) -> Iterator[tuple[str, str]]:
             yield key, str(item)
 
 
+def _scanned(text: str) -> str:
+    """``text``, or its head and tail when it is longer than ``MAX_SCAN_CHARS`` (cut at line ends)."""
+    if len(text) <= MAX_SCAN_CHARS:
+        return text
+    head_end = text.rfind("\n", 0, SCAN_HEAD_CHARS)
+    tail_start = text.find("\n", len(text) - (MAX_SCAN_CHARS - SCAN_HEAD_CHARS))
+    head = text[: head_end if head_end > 0 else SCAN_HEAD_CHARS]
+    tail = text[tail_start + 1 :] if tail_start >= 0 else ""
+    return head + "\n" + tail
+
+
 def _paths(text: str) -> list[str]:
-    no_urls = _URL.sub(" ", text)
+    if "/" not in text:
+        return []
+    no_urls = _URL.sub(" ", text) if "://" in text else text
     found = [m.group(0).rstrip("/.,:;") for m in _ABS_PATH.finditer(no_urls)]
     found += [m.group(0) for m in _REL_PATH.finditer(no_urls)]
     return [p for p in found if p.count("/") >= 1 and len(p) > 3]
 
 
 def _ids(text: str, *, hashes: bool) -> list[str]:
-    out = [u.rstrip(".,:;") for u in _URL.findall(text)]
-    out += [f"#{n}" for n in _ISSUE.findall(text)]
-    out += _COMMIT.findall(text)
+    out = [u.rstrip(".,:;") for u in _URL.findall(text)] if "://" in text else []
+    if "#" in text:
+        out += [f"#{n}" for n in _ISSUE.findall(text)]
+    if "commit" in text:
+        out += _COMMIT.findall(text)
     if hashes:
         out += [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
     for match in _JOB.finditer(text):
@@ -264,14 +302,56 @@ def _is_summary(message: Message) -> bool:
     return is_summary_message(message)
 
 
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """What one message yields, before exit statuses are matched to commands (cached per message)."""
+
+    message: Message  # held so that the id used as the cache key cannot be reused while cached
+    facts: tuple[Fact, ...]
+    calls: tuple[tuple[int, str], ...]  # (index in facts of a command, its call id)
+    exits: tuple[tuple[str, int], ...]  # (call id, exit status) of the results this message carries
+
+
+_CACHE: OrderedDict[int, _Scan] = OrderedDict()
+
+
+def _scan(message: Message) -> _Scan:
+    entry = _CACHE.get(id(message))
+    if entry is not None and entry.message is message:
+        _CACHE.move_to_end(id(message))
+        return entry
+    if _is_summary(message):
+        entry = _Scan(message, parse_ledger(message.text).facts, (), ())
+    else:
+        facts, calls = _scan_message(message)
+        entry = _Scan(message, tuple(facts), tuple(calls.items()), _result_exits(message))
+    _CACHE[id(message)] = entry
+    if len(_CACHE) > FACT_CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return entry
+
+
 def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
-    """Facts of one message, in reading order."""
+    """Facts of one message, in reading order, with the exit statuses of its commands filled in from ``exits``."""
+    entry = _scan(message)
+    calls = entry.calls
+    facts = list(entry.facts)
+    for index, call_id in calls:
+        status = exits.get(call_id)
+        if status is not None:
+            facts[index] = Fact("cmd", facts[index].value, status)
+    return facts
+
+
+def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
+    """Facts of one message without exit statuses, and which of them are commands of which call."""
     facts: list[Fact] = []
+    calls: dict[int, str] = {}
     rules = is_real_user(message)
     for block in message.content:
         match block:
             case TextBlock():
-                text = block.text
+                text = _scanned(block.text)
                 if rules:
                     facts.extend(Fact("rule", r) for r in _rules(text))
                 facts.extend(Fact("file", p) for p in _paths(text))
@@ -279,19 +359,21 @@ def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
             case ToolCallBlock():
                 command = _command(block)
                 if command is not None:
-                    facts.append(Fact("cmd", command, exits.get(block.id)))
+                    calls[len(facts)] = block.id
+                    facts.append(Fact("cmd", command))
                 try:
                     parsed = block.parsed_arguments()
                 except ValueError:
                     parsed = block.arguments
                 for key, value in _strings(parsed):
+                    value = _scanned(value)
                     facts.extend(Fact("file", p) for p in _paths(value))
                     if _ID_KEY.search(key) and 0 < len(value) <= 80 and "\n" not in value:
                         facts.append(Fact("id", f"{key}={value}"))
                     else:
                         facts.extend(Fact("id", i) for i in _ids(value, hashes=True))
             case ToolResultBlock():
-                text = block.text
+                text = _scanned(block.text)
                 facts.extend(Fact("file", p) for p in _paths(text))
                 facts.extend(Fact("id", i) for i in _ids(text, hashes=False))
                 facts.extend(Fact("error", e) for e in _errors(text))
@@ -299,28 +381,32 @@ def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
                 pass
             case _:
                 assert_never(block)
-    return facts
+    return facts, calls
+
+
+def _result_exits(message: Message) -> tuple[tuple[str, int], ...]:
+    out: list[tuple[str, int]] = []
+    for result in message.tool_results:
+        texts = [b.text for b in result.content if isinstance(b, TextBlock)]
+        if not texts:
+            continue
+        match = _EXIT.search(texts[0][:2000]) or _EXIT.search(texts[-1][-2000:])
+        if match is not None:
+            out.append((result.call_id, int(match.group(1) or match.group(2))))
+    return tuple(out)
 
 
 def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
     exits: dict[str, int] = {}
     for message in messages:
-        for result in message.tool_results:
-            match = _EXIT.search(result.text[:2000]) or _EXIT.search(result.text[-2000:])
-            if match is not None:
-                exits[result.call_id] = int(match.group(1) or match.group(2))
+        exits.update(_scan(message).exits)
     return exits
 
 
 def extract_facts(messages: Sequence[Message]) -> Ledger:
     """The ledger of ``messages``: facts of the newest message first; earlier ledgers merged in."""
     exits = _exit_statuses(messages)
-    per_message: list[list[Fact]] = []
-    for message in messages:
-        if _is_summary(message):
-            per_message.append(list(parse_ledger(message.text).facts))
-        else:
-            per_message.append(_message_facts(message, exits))
+    per_message = [_message_facts(message, exits) for message in messages]
     ordered: list[Fact] = []
     for facts in reversed(per_message):
         ordered.extend(facts)

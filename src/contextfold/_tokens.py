@@ -135,6 +135,15 @@ class TokenTally:
         self._total += n
         return n
 
+    def replace_last(self, message: Message) -> int:
+        """Swap the last message for ``message`` (e.g. a hint merged into it) and return its tokens."""
+        if not self._counts:
+            raise IndexError("replace_last on an empty tally")
+        n = count_messages(self._counter, (message,))
+        self._total += n - self._counts[-1]
+        self._counts[-1] = n
+        return n
+
     def extend(self, messages: Iterable[Message]) -> None:
         for message in messages:
             self.append(message)
