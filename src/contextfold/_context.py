@@ -56,7 +56,7 @@ from contextfold._offload import Offloader, OffloadRef
 from contextfold._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
 from contextfold._read_cache import ReadCache
 from contextfold._split import offload_oversized_result
-from contextfold._tokens import TokenCounter, TokenTally, count_tools
+from contextfold._tokens import TokenCounter, TokenTally, count_messages, count_tools
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
@@ -268,6 +268,11 @@ class Context:
         """
         if message.role != "tool":
             raise InputError(f"append_tool_result takes a tool message, got role {message.role!r}")
+        if count_messages(self.counter, (message,)) <= self.config.result_limit:
+            # Every result fits (a block never costs more than its message): no split, and the count is
+            # cached on the message for the append below.
+            self.append(message)
+            return []
         refs: list[OffloadRef] = []
         blocks: list[ToolResultBlock] = []
         for block in message.tool_results:
