@@ -507,7 +507,8 @@ def test_planning_again_right_after_injecting_says_nothing(
 def test_time_hint_iff_backwards_or_older_than_interval(when: datetime, zone: timezone, seconds: int) -> None:
     then = when.astimezone(zone)
     messages = turn_with_hint(then)
-    reason = reason_at(messages, then + timedelta(seconds=seconds))
+    # Add in UTC: aware wall-clock arithmetic ignores fold, so `then + 0s` can move an hour in a DST overlap.
+    reason = reason_at(messages, (then.astimezone(UTC) + timedelta(seconds=seconds)).astimezone(zone))
     if seconds < 0:
         assert reason == "clock went backwards"
     elif seconds > 1800:
