@@ -9,7 +9,11 @@ of ``../shared/bench/agentscope_bench.py``):
   the new total (contextfold: `TokenTally.append` then ``.total``; peers: what
   they must do, a full re-count).
 
-    .venv/bin/python benchmarks/bench_count.py [--n 2000] [--repeat 5]
+The implementations take turns within each repeat (round robin), so a burst of
+load from other processes hits all of them alike; the ratio to agentscope is
+the median of the per-repeat ratios.
+
+    .venv/bin/python benchmarks/bench_count.py [--n 2000] [--repeat 15] [--out benchmarks/results/tokens.md]
 
 Message conversion to each library's own types is done before timing.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import statistics
 import sys
@@ -45,64 +50,45 @@ def to_message(m: dict[str, Any]) -> Message:
     return Message(role=m["role"], content=tuple(content))
 
 
-def timed(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
-
-
-def bench_contextfold(counter: TokenCounter, session: list[dict[str, Any]], tools: list[ToolSpec], repeat: int):
-    def scratch() -> int:
-        msgs = [to_message(m) for m in session]  # fresh objects: empty caches
-        t0 = time.perf_counter()
-        n = count_messages(counter, msgs) + count_tools(counter, tools)
-        scratch.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
-        return n
-
-    times = []
-    total = 0
-    for _ in range(repeat):
-        total = scratch()
-        times.append(scratch.elapsed)  # type: ignore[attr-defined]
-    full = statistics.median(times)
+def bench_contextfold(counter: TokenCounter, session: list[dict[str, Any]], tools: list[ToolSpec]):
+    """A from-scratch counting function (fresh messages each call) and the append + total cost."""
     msgs = [to_message(m) for m in session]
-    extra = [to_message(m) for m in session[-200:]]
+
+    def scratch() -> tuple[float, int]:
+        fresh = [m.replace() for m in msgs]  # uncached copies, made before timing
+        t0 = time.perf_counter()
+        n = count_messages(counter, fresh) + count_tools(counter, tools)
+        return time.perf_counter() - t0, n
+
+    extra = [m.replace() for m in msgs[-200:]]
     tally = TokenTally(counter, msgs[:-1])
-    fresh = [m.replace() for m in extra]  # un-cached copies
     t0 = time.perf_counter()
-    for m in fresh:
+    for m in extra:
         tally.append(m)
         _ = tally.total
-    per_append = (time.perf_counter() - t0) / len(fresh)
-    return full, per_append, total
+    per_append = (time.perf_counter() - t0) / len(extra)
+    return scratch, per_append
 
 
-def bench_agentscope(session: list[dict[str, Any]], repeat: int):
+def bench_agentscope(session: list[dict[str, Any]]):
     sys.path.insert(0, str(BENCH))
-    from agentscope_bench import SYSTEM_PROMPT, AgentScopeAdapter, _cfg, parse_args
+    import agentscope
+    from agentscope_bench import AgentScopeAdapter, _cfg, parse_args
 
     ad = AgentScopeAdapter()
-    args = parse_args([])
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(ad.setup(_cfg(parse_args([]), 10**12)))
+    loop.run_until_complete(ad.load(session))
 
-    async def run() -> tuple[float, int]:
-        await ad.setup(_cfg(args, 10**12))
-        await ad.load(session)
-        times, n = [], 0
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            n = await ad.count_tokens()
-            times.append(time.perf_counter() - t0)
-        return statistics.median(times), n
+    def scratch() -> tuple[float, int]:
+        t0 = time.perf_counter()
+        n = loop.run_until_complete(ad.count_tokens())
+        return time.perf_counter() - t0, n
 
-    del SYSTEM_PROMPT
-    full, n = asyncio.run(run())
-    return full, full, n, ad.version
+    return scratch, agentscope.__version__
 
 
-def bench_langchain(session: list[dict[str, Any]], repeat: int):
+def bench_langchain(session: list[dict[str, Any]]):
     import langchain_core
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
     from langchain_core.messages.utils import count_tokens_approximately
@@ -116,15 +102,32 @@ def bench_langchain(session: list[dict[str, Any]], repeat: int):
             msgs.append(AIMessage(m["content"], tool_calls=calls))
         else:
             msgs.append(ToolMessage(m["content"], tool_call_id=m["tool_call_id"]))
-    full, n = timed(lambda: count_tokens_approximately(msgs), repeat)
-    return full, full, n, langchain_core.__version__
+
+    def scratch() -> tuple[float, int]:
+        t0 = time.perf_counter()
+        n = count_tokens_approximately(msgs)
+        return time.perf_counter() - t0, n
+
+    return scratch, langchain_core.__version__
+
+
+def machine() -> str:
+    cpu = next(
+        (ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text().splitlines() if "model name" in ln),
+        platform.processor(),
+    )
+    return f"Python {platform.python_version()}, {cpu}, nproc = {os.cpu_count()}"
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--n", type=int, default=2000)
-    p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--out", type=Path, default=None, help="append the table to this markdown file")
+    p.add_argument("--repeat", type=int, default=15)
+    p.add_argument("--out", type=Path, default=None, help="write the table into this markdown file")
     args = p.parse_args(argv)
     if not (BENCH / "agentscope_bench.py").exists():
         print(f"harness not found: {BENCH}", file=sys.stderr)
@@ -140,47 +143,70 @@ def main(argv: list[str] | None = None) -> int:
         )
         for t in tool_schemas()
     ]
-    rows = []
+    load_before = load()
+    impls: list[tuple[str, Callable[[], tuple[float, int]], float | None]] = []
     for name, counter in (("contextfold calibrated", CalibratedCounter()), ("contextfold bytes", BytesCounter())):
-        full, app, n = bench_contextfold(counter, session, tools, args.repeat)
-        rows.append((name, full, app, n))
+        scratch, app = bench_contextfold(counter, session, tools)
+        impls.append((f"{name} (`{counter.key}`)", scratch, app))
     try:
-        full, app, n, ver = bench_agentscope(session, args.repeat)
-        rows.append((f"agentscope {ver} count_tokens", full, app, n))
+        scratch, ver = bench_agentscope(session)
+        impls.append((f"agentscope {ver} count_tokens", scratch, None))
     except ImportError as exc:
         print(f"agentscope skipped: {exc}", file=sys.stderr)
     try:
-        full, app, n, ver = bench_langchain(session, args.repeat)
-        rows.append((f"langchain-core {ver} count_tokens_approximately", full, app, n))
+        scratch, ver = bench_langchain(session)
+        impls.append((f"langchain-core {ver} count_tokens_approximately", scratch, None))
     except ImportError as exc:
         print(f"langchain-core skipped: {exc}", file=sys.stderr)
-    ref = next((r for r in rows if r[0].startswith("agentscope")), rows[0])
+    times: dict[str, list[float]] = {name: [] for name, _, _ in impls}
+    tokens: dict[str, int] = {}
+    for _ in range(args.repeat):
+        for name, scratch, _ in impls:
+            elapsed, tokens[name] = scratch()
+            times[name].append(elapsed)
+    ref = next((name for name in times if name.startswith("agentscope")), impls[0][0])
+    exact = None
+    try:
+        from contextfold._exact_tokens import TiktokenCounter
+
+        exact = count_messages(TiktokenCounter("o200k_base"), [to_message(m) for m in session])
+    except Exception as exc:  # the tiktoken extra is optional here
+        print(f"o200k reference skipped: {exc}", file=sys.stderr)
     lines = [
-        f"Session: {args.n} messages, {mb:.1f} MB (make_session seed 0); median of {args.repeat}.",
+        f"Session: {args.n} messages, {mb:.1f} MB (make_session seed 0); {args.repeat} repeats, round robin; "
+        f"o200k_base count of the message texts: {exact or 'n/a'} (`tokens ÷ o200k` divides each total by it; "
+        "contextfold's totals also hold its framing tokens and the tool schemas, under 1 %).",
         "",
-        "| implementation | tokens | from scratch (ms) | vs agentscope | append one + total (µs) | re-count ÷ this |",
-        "|---|---|---|---|---|---|",
+        "| implementation | tokens | tokens ÷ o200k | from scratch, median (min) ms | ÷ agentscope (median of "
+        "per-repeat ratios) | append one + total (µs) | re-count ÷ append |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for name, full, app, n in rows:
+    for name, _, app in impls:
+        ts = times[name]
+        ratio = statistics.median(t / r for t, r in zip(ts, times[ref], strict=True))
+        per_append = app if app is not None else statistics.median(ts)
+        recount = statistics.median(times[ref])
+        share = f"{tokens[name] / exact:.3f}" if exact else "-"
         lines.append(
-            f"| {name} | {n} | {full * 1e3:.2f} | {full / ref[1]:.2f}x | {app * 1e6:.1f} | {ref[2] / app:.0f}x |"
+            f"| {name} | {tokens[name]} | {share} | {statistics.median(ts) * 1e3:.2f} ({min(ts) * 1e3:.2f}) | "
+            f"{ratio:.2f}x | {per_append * 1e6:.1f} | {recount / per_append:.0f}x |"
         )
+    lines += ["", f"Machine: {machine()}; load average (1, 5, 15 min) {load_before} before, {load()} after."]
     table = "\n".join(lines)
     print(table)
     if args.out:
-        cpu = next(
-            (
-                ln.split(":", 1)[1].strip()
-                for ln in Path("/proc/cpuinfo").read_text().splitlines()
-                if "model name" in ln
-            ),
-            platform.processor(),
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else "# Token counting benchmarks\n"
+        body = (
+            "<!-- bench_count -->\n## Counting speed\n\n"
+            f"Command: `.venv/bin/python benchmarks/bench_count.py --repeat {args.repeat} --out {args.out}`\n\n"
+            f"{table}\n<!-- /bench_count -->"
         )
-        with args.out.open("a", encoding="utf-8") as f:
-            f.write(
-                "\n## Counting speed\n\nCommand: `.venv/bin/python benchmarks/bench_count.py --out "
-                f"benchmarks/results/tokens.md` (Python {platform.python_version()}, {cpu}).\n\n{table}\n"
-            )
+        if "<!-- bench_count -->" in old:
+            before, rest = old.split("<!-- bench_count -->", 1)
+            new = before + body + rest.split("<!-- /bench_count -->", 1)[1]
+        else:
+            new = old.rstrip("\n") + "\n\n" + body + "\n"
+        args.out.write_text(new, encoding="utf-8")
     return 0
 
 

@@ -38,8 +38,9 @@ from contextfold._counters import make_counter
 from contextfold._digest_strategy import DigestStrategy
 from contextfold._errors import BudgetError
 from contextfold._formats import render, to_canonical
-from contextfold._ledger import _ids
+from contextfold._ledger import LEDGER_HEADER, _ids, extract_facts
 from contextfold._messages import Message, ToolSpec, iter_text
+from contextfold._plan import is_summary_message
 from contextfold._tiered import TieredCompaction
 
 PATH_RE = re.compile(r"(?:/[\w.-]+){2,}\.\w{1,5}\b")
@@ -115,7 +116,23 @@ def tools_of(conv: dict[str, Any]) -> list[ToolSpec]:
     return out
 
 
-async def replay(conv: dict[str, Any], window: int, strategy: str) -> dict[str, Any]:
+def lost_reason(kind: str, value: str, summary: str, extracted: set[str]) -> str:
+    """Which tier dropped an item that left the context and is not verbatim in what is sent.
+
+    ``not extracted``: the ledger's rules never saw it (or wrote it differently); ``ledger cap``: extracted but
+    cut by the ledger's token cap; ``summary cut``: not even the digest text holds it (the ledger was empty).
+    """
+    ledger_at = summary.find(LEDGER_HEADER)
+    if not any(value in e or e in value for e in extracted):
+        return "not extracted"
+    if ledger_at < 0:
+        return "no ledger (no room)"
+    return "ledger cap"
+
+
+async def replay(
+    conv: dict[str, Any], window: int, strategy: str, lost: Counter[tuple[str, str]] | None = None
+) -> dict[str, Any]:
     msgs = to_canonical(conv["messages"], "openai")
     skip = enum_tools(conv.get("tools") or [])
     strat = TieredCompaction() if strategy == "tiered" else DigestStrategy()
@@ -181,6 +198,16 @@ async def replay(conv: dict[str, Any], window: int, strategy: str) -> dict[str, 
                 group = [v for k, v in left if k == kind]
                 if group:
                     row[kind] = sum(1 for v in group if v in blob) / len(group)
+            if lost is not None and p.compaction is not None:
+                missing = [(k, v) for k, v in left if v not in blob]
+                if missing:
+                    summary = next((m.text for m in sent if is_summary_message(m)), "")
+                    gone = [m for m in originals_seen if id(m) not in sent_ids]
+                    extracted = {f.value for f in extract_facts(gone).facts}
+                    for k, v in missing:
+                        lost[(k, lost_reason(k, v, summary, extracted))] += 1
+                        if os.environ.get("CF_LOST_VERBOSE"):
+                            print(f"LOST {k} {lost_reason(k, v, summary, extracted)}: {v!r}", file=sys.stderr)
         rows.append(row)
     return {"rows": rows, "compactions": compactions, "file": conv["_file"]}
 
@@ -255,8 +282,13 @@ async def main_async(args: argparse.Namespace) -> int:
         summary[name] = {}
         by_source[name] = {}
         for w in args.windows:
-            results = [await replay(c, w, name) for c in convs]
+            lost: Counter[tuple[str, str]] | None = Counter() if args.lost else None
+            results = [await replay(c, w, name, lost) for c in convs]
             summary[name][w] = summarize(results)
+            if lost:
+                print(f"{name} W={w} lost items at compaction turns (kind, reason):", file=sys.stderr)
+                for (kind, reason), n in sorted(lost.items()):
+                    print(f"  {kind:5} {reason:20} {n}", file=sys.stderr)
             files = sorted({r["file"] for r in results})
             by_source[name][w] = {f: summarize([r for r in results if r["file"] == f]) for f in files}
             print(f"{name} W={w} done at {time.time() - started:.0f}s", file=sys.stderr, flush=True)
@@ -283,6 +315,7 @@ def main() -> int:
     ap.add_argument("--strategies", default="digest,tiered")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--md")
+    ap.add_argument("--lost", action="store_true", help="list lost items by the tier that dropped them (stderr)")
     return asyncio.run(main_async(ap.parse_args()))
 
 

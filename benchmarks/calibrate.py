@@ -5,27 +5,39 @@ outputs of the real transcripts (``--dev``, one category per source file). Each
 text file is cut into ~4,000-character chunks at line boundaries; the first 60 %
 of a file's chunks (and two conversations in three) form the *fit* split, the
 rest the *check* split. For each category it reports the ratio estimate/o200k
-on both splits, and estimate/cl100k and (bytes/4)/o200k for comparison.
+on both splits (the estimate is calibrated against o200k_base), estimate/exact
+for cl100k_base, Llama 3 and Qwen (2.5/3) on all chunks, and (bytes/4)/o200k.
+It also reports the sampling error on long texts: whole corpus files and
+adversarial mixes (prose + base64, a log with a base64 blob), estimated with
+their windows and scanned in full.
 
-    .venv/bin/python benchmarks/calibrate.py                # table -> benchmarks/results/tokens.md
-    .venv/bin/python benchmarks/calibrate.py --fit          # also fit new weights (printed, not applied)
+    .venv/bin/python benchmarks/calibrate.py            # tables -> benchmarks/results/tokens.md
+    .venv/bin/python benchmarks/calibrate.py --fit      # also fit new WEIGHTS (printed, not applied)
+    .venv/bin/python benchmarks/calibrate.py --search   # --fit over a grid of CLASS_UNITS (slow)
 
-A ratio of 1.00 is exact; below 1 the estimate is low (the dangerous side).
+o200k_base and cl100k_base come from the ``bpe-openai`` files through tiktoken;
+Llama 3 and Qwen from ``quicktok-v1`` (``pip install -e '.[bench]'``), skipped
+when it is missing. A ratio of 1.00 is exact; below 1 the estimate is low (the
+dangerous side).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import platform
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from contextfold._calibrated import FEATURES, estimate_tokens, text_features
+import contextfold._calibrated as cal
+from contextfold._calibrated import CLASS_UNITS, FEATURES, estimate_tokens, text_features
 from contextfold._exact_tokens import load_tiktoken_encoding
 
 HERE = Path(__file__).resolve().parent
@@ -102,84 +114,232 @@ def fit_weights(feats: np.ndarray, tokens: np.ndarray, cats: list[str], signed: 
         active = [a for a, s in zip(active, sol, strict=True) if s > 0]
 
 
+def exact_counters() -> dict[str, Callable[[str], int]]:
+    """Exact tokenizers, o200k first (the calibration target); quicktok ones only when installed."""
+    out: dict[str, Callable[[str], int]] = {}
+    for name in ("o200k_base", "cl100k_base"):
+        enc = load_tiktoken_encoding(name)
+        out[name.split("_")[0]] = lambda t, enc=enc: len(enc.encode_ordinary(t))
+    try:
+        import quicktok
+    except ImportError:
+        print("quicktok-v1 not installed: Llama 3 and Qwen skipped (pip install -e '.[bench]')", file=sys.stderr)
+        return out
+    for name, label in (("llama3", "llama3"), ("qwen3", "qwen")):
+        qenc = quicktok.get_encoding(name)
+        out[label] = lambda t, qenc=qenc: len(qenc.encode_ordinary(t))
+    return out
+
+
+def full_scan(text: str, weights: tuple[float, ...] = cal.WEIGHTS) -> float:
+    """The estimate with every character scanned (no windows): the reference for sampling error."""
+    step = cal.SAMPLE_LIMIT
+    feats = [0.0] * len(FEATURES)
+    for i in range(0, len(text), step):
+        for j, f in enumerate(cal._raw_features(text[i : i + step])):
+            feats[j] += f
+    total = sum(w * f for w, f in zip(weights, feats, strict=True))
+    return max(total, len(text) / cal.FLOOR_CHARS_PER_TOKEN)
+
+
+def sampling_mixes(text_dir: Path) -> list[tuple[str, str]]:
+    """Long texts where windows could mislead: whole corpus files and adversarial mixes of dense and sparse text."""
+    files = {p.stem: p.read_text(encoding="utf-8") for p in sorted(text_dir.glob("*")) if p.name != "README.md"}
+    out = [(f"file {name} ({len(t) // 1000}K chars)", t) for name, t in files.items()]
+    prose, b64, logs = files["en_prose"], files["base64"].replace("\n", ""), files["logs"]
+    out.append(("100K prose then 100K base64", prose[:100_000] + "\n" + b64[:100_000]))
+    out.append(
+        (
+            "prose/base64 alternating 2K blocks, 200K",
+            "".join((prose if i % 2 else b64)[i * 2000 : (i + 1) * 2000] + "\n" for i in range(100)),
+        )
+    )
+    out.append(
+        (
+            "prose/base64 alternating 8K blocks, 256K",
+            "".join((prose if i % 2 else b64)[i * 8000 : (i + 1) * 8000] + "\n" for i in range(32)),
+        )
+    )
+    for size, blob in ((64_000, 4_000), (64_000, 8_000), (256_000, 20_000), (256_000, 4_000)):
+        log = logs[: size - blob]
+        cut = log.rfind("\n", 0, len(log) // 2) + 1
+        out.append(
+            (
+                f"{size // 1000}K log, {blob // 1000}K base64 blob in the middle",
+                log[:cut] + b64[:blob] + "\n" + log[cut:],
+            )
+        )
+    # A 1K base64 line every 8K of log: periodic content, the case evenly spaced windows can alias with.
+    out.append(
+        (
+            "256K log with a 1K base64 line every 8K",
+            "".join(logs[i * 7000 : (i + 1) * 7000] + b64[i * 1000 : (i + 1) * 1000] + "\n" for i in range(32)),
+        )
+    )
+    return out
+
+
+def blob_sweep(text_dir: Path, count: Callable[[str], int]) -> tuple[float, float, str]:
+    """Worst case over blob positions: a base64 blob slid across a log; (lowest, highest est/o200k, where)."""
+    logs = (text_dir / "logs.log").read_text(encoding="utf-8")
+    b64 = (text_dir / "base64.txt").read_text(encoding="utf-8").replace("\n", "")
+    worst = (9.0, 0.0, "")
+    for size, blob in ((16_000, 1_000), (64_000, 4_000), (64_000, 8_000), (256_000, 16_000)):
+        log = logs[: size - blob]
+        for k in range(24):
+            at = log.rfind("\n", 0, len(log) * k // 24 + 1) + 1
+            text = log[:at] + b64[:blob] + "\n" + log[at:]
+            r = estimate_tokens(text) / count(text)
+            if r < worst[0]:
+                worst = (r, worst[1], f"{size // 1000}K log, {blob // 1000}K blob at {k}/24 (low)")
+            worst = (worst[0], max(worst[1], r), worst[2])
+    return worst
+
+
+def search_units(data: list[dict[str, Any]], texts: list[str]) -> None:
+    """Grid search over CLASS_UNITS near the chosen ones: refit WEIGHTS for each, print the narrowest spreads."""
+    base = dict(CLASS_UNITS)
+    results = []
+    for space, lower, punct, digit, upper in itertools.product((1, 2), (3, 4), (4, 5, 6), (5, 6), (7, 8)):
+        units = dict(base, space=space, lower=lower, punct=punct, digit=digit, upper=upper)
+        cal._set_units(units)
+        feats = np.array([text_features(t) for t in texts], float)
+        coef, low, high = fit_and_check(data, feats)
+        results.append((high / low, units, coef))
+    cal._set_units(base)
+    for spread, units, coef in sorted(results, key=lambda r: r[0])[:5]:
+        print(f"spread {spread:.3f} units {units} weights {tuple(round(float(c), 4) for c in coef)}")
+
+
+def fit_and_check(data: list[dict[str, Any]], feats: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Fit on the fit split; return the weights and the lowest and highest est/o200k over categories and splits."""
+    fit = [i for i, d in enumerate(data) if d["split"] == "fit"]
+    tokens = np.array([d["o200k"] for d in data], float)
+    coef = fit_weights(feats[fit], tokens[fit], [data[i]["cat"] for i in fit], True)
+    est = np.maximum(feats @ coef, np.array([d["chars"] for d in data]) / cal.FLOOR_CHARS_PER_TOKEN)
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, d in enumerate(data):
+        groups[(d["cat"], d["split"])].append(i)
+    ratios = [est[idx].sum() / tokens[idx].sum() for idx in groups.values()]
+    return coef, min(ratios), max(ratios)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--text", type=Path, default=SHARED / "text")
     p.add_argument("--dev", type=Path, default=SHARED / "dev")
     p.add_argument("--fit", action="store_true", help="fit new weights on the fit split and print them")
-    p.add_argument("--signed", action="store_true", help="--fit: allow negative weights (merge effects)")
-    p.add_argument("--margin", type=float, default=1.02, help="--fit: scale so the lowest category sits here")
+    p.add_argument("--search", action="store_true", help="--fit for each CLASS_UNITS of a small grid")
+    p.add_argument("--low", type=float, default=0.96, help="--fit: scale so the lowest category sits here")
     p.add_argument("--out", type=Path, default=HERE / "results" / "tokens.md")
     args = p.parse_args(argv)
     if not args.text.is_dir():
         print(f"corpus not found: {args.text}", file=sys.stderr)
         return 2
-    o200k = load_tiktoken_encoding("o200k_base")
-    cl100k = load_tiktoken_encoding("cl100k_base")
+    counters = exact_counters()
+    o200k = counters["o200k"]
     rows = load_samples(args.text, args.dev)
     t0 = time.perf_counter()
-    data = []
+    data: list[dict[str, Any]] = []
     for cat, split, text in rows:
-        data.append(
-            {
-                "cat": cat,
-                "split": split,
-                "o200k": len(o200k.encode_ordinary(text)),
-                "cl100k": len(cl100k.encode_ordinary(text)),
-                "bytes4": len(text.encode("utf-8")) / 4,
-                "est": estimate_tokens(text),
-                "feats": text_features(text),
-            }
+        d: dict[str, Any] = {name: count(text) for name, count in counters.items()}
+        d.update(
+            cat=cat,
+            split=split,
+            chars=len(text),
+            bytes4=len(text.encode("utf-8")) / 4,
+            est=estimate_tokens(text),
+            feats=text_features(text),
         )
+        data.append(d)
     print(f"{len(data)} samples tokenized in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
 
+    if args.search:
+        search_units(data, [t for _, _, t in rows])
+        return 0
     if args.fit:
-        fit = [d for d in data if d["split"] == "fit"]
-        feats = np.array([d["feats"] for d in fit], float)
-        tokens = np.array([d["o200k"] for d in fit], float)
-        coef = fit_weights(feats, tokens, [d["cat"] for d in fit], args.signed)
-        sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
-        for d, f in zip(fit, feats, strict=True):
-            sums[d["cat"]][0] += float(f @ coef)
-            sums[d["cat"]][1] += d["o200k"]
-        low = min(a / b for a, b in sums.values())
-        coef *= args.margin / low
-        print("WEIGHTS = (" + ", ".join(f"{c:.3g}" for c in coef) + ")  # " + ", ".join(FEATURES))
+        coef, low, high = fit_and_check(data, np.array([d["feats"] for d in data], float))
+        coef *= args.low / low
+        print(f"est/o200k {args.low:.3f} - {high * args.low / low:.3f} over categories and splits")
+        print("WEIGHTS = (" + ", ".join(f"{c:.4g}" for c in coef) + ")  # " + ", ".join(FEATURES))
+        return 0
 
-    table = defaultdict(lambda: defaultdict(float))
+    others = [n for n in counters if n != "o200k"]
+    table: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for d in data:
         for split in (d["split"], "all"):
             t = table[(d["cat"], split)]
-            for k in ("o200k", "cl100k", "bytes4", "est"):
+            for k in ["est", "bytes4", *counters]:
                 t[k] += d[k]
             t["n"] += 1
     cats = sorted({d["cat"] for d in data})
-    lines = [
-        "| category | samples | o200k tokens | est/o200k (fit) | est/o200k (check) | est/cl100k | bytes/4 ÷ o200k |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    worst = (9.0, -9.0)
+    head = "| category | samples | o200k tokens | est/o200k (fit) | est/o200k (check) | "
+    head += " | ".join(f"est/{n}" for n in others) + " | bytes/4 ÷ o200k |"
+    lines = [head, "|---" * (5 + len(others)) + "|---|"]
+    worst: dict[str, list[float]] = {n: [9.0, 0.0] for n in counters}
     for cat in cats:
         a, f, c = table[(cat, "all")], table[(cat, "fit")], table[(cat, "check")]
         rf = f["est"] / f["o200k"] if f["o200k"] else float("nan")
         rc = c["est"] / c["o200k"] if c["o200k"] else float("nan")
         for r in (rf, rc):
             if r == r:
-                worst = (min(worst[0], r), max(worst[1], r))
+                worst["o200k"] = [min(worst["o200k"][0], r), max(worst["o200k"][1], r)]
+        cells = []
+        for n in others:
+            r = a["est"] / a[n]
+            worst[n] = [min(worst[n][0], r), max(worst[n][1], r)]
+            cells.append(f"{r:.3f}")
         check = f"{rc:.3f}" if rc == rc else "-"
         lines.append(
             f"| {cat} | {int(a['n'])} | {int(a['o200k'])} | {rf:.3f} | {check} | "
-            f"{a['est'] / a['cl100k']:.3f} | {a['bytes4'] / a['o200k']:.3f} |"
+            + " | ".join(cells)
+            + f" | {a['bytes4'] / a['o200k']:.3f} |"
         )
     lines.append("")
-    lines.append(f"Range of est/o200k over categories and splits: {worst[0]:.3f} - {worst[1]:.3f}.")
+    lines.append("Range of est/exact over categories (o200k: over both splits):")
+    lines.append("")
+    for n, (lo, hi) in worst.items():
+        lines.append(f"- {n}: {lo:.3f} - {hi:.3f}")
+    lines += ["", "Tokens each tokenizer needs relative to o200k (all chunks of the category):", ""]
+    lines.append("| category | " + " | ".join(f"{n}/o200k" for n in others) + " |")
+    lines.append("|---" * (1 + len(others)) + "|")
+    for cat in cats:
+        a = table[(cat, "all")]
+        lines.append(f"| {cat} | " + " | ".join(f"{a[n] / a['o200k']:.3f}" for n in others) + " |")
+
+    lines += ["", "### Sampling error on long texts", ""]
+    lines.append(
+        f"Texts over {cal.SAMPLE_LIMIT} characters are estimated from {cal._MIN_WINDOWS}-{cal._MAX_WINDOWS} windows of "
+        f"{cal._WINDOW} characters (one per {cal._CHARS_PER_WINDOW} characters). `windows ÷ full` is the sampled "
+        "estimate over the same estimate with every character scanned (the sampling error alone); `est/o200k` "
+        "is the end result."
+    )
+    lines += ["", "| text | chars | windows ÷ full | est/o200k |", "|---|---|---|---|"]
+    for label, text in sampling_mixes(args.text):
+        est = estimate_tokens(text)
+        lines.append(f"| {label} | {len(text)} | {est / full_scan(text):.3f} | {est / o200k(text):.3f} |")
+    long = [t for _, _, t in rows if len(t) > cal.SAMPLE_LIMIT]
+    errs = sorted(estimate_tokens(t) / full_scan(t) for t in long)
+    pct = {q: errs[min(len(errs) - 1, int(q / 100 * len(errs)))] for q in (1, 5, 50, 95, 99)}
+    lines += [
+        "",
+        f"Per text, over the {len(errs)} samples above longer than {cal.SAMPLE_LIMIT} characters (mostly ~4,000 "
+        f"characters, 1,024 of them scanned), windows ÷ full: min {errs[0]:.3f}, 1st percentile {pct[1]:.3f}, "
+        f"5th {pct[5]:.3f}, median {pct[50]:.3f}, 95th {pct[95]:.3f}, 99th {pct[99]:.3f}, max {errs[-1]:.3f}.",
+    ]
+    lo, hi, where = blob_sweep(args.text, o200k)
+    lines += [
+        "",
+        "Sweep: a 1K-16K base64 blob slid over 24 positions in 16K-256K logs: est/o200k "
+        f"{lo:.3f} - {hi:.3f} (lowest: {where}).",
+    ]
     table_md = "\n".join(lines)
     print(table_md)
-    if args.out and not args.fit:
+    if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        head = args.out.read_text(encoding="utf-8").split("<!-- calibrate -->")[0] if args.out.exists() else ""
-        if not head:
-            head = "# Token counting benchmarks\n\n"
+        old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+        before = old.split("<!-- calibrate -->")[0] if old else "# Token counting benchmarks\n\n"
+        after = old.split("<!-- /calibrate -->", 1)[1] if "<!-- /calibrate -->" in old else ""
         cpu = next(
             (
                 ln.split(":", 1)[1].strip()
@@ -188,15 +348,15 @@ def main(argv: list[str] | None = None) -> int:
             ),
             platform.processor(),
         )
+        versions = f"Python {platform.python_version()}, {cpu}, estimator key `{cal.CalibratedCounter.key}`"
         body = (
             "<!-- calibrate -->\n## Calibrated estimate vs exact tokenizers\n\n"
-            "Command: `.venv/bin/python benchmarks/calibrate.py` "
-            f"(Python {platform.python_version()}, {cpu}).\n\n" + table_md + "\n"
+            f"Command: `.venv/bin/python benchmarks/calibrate.py` ({versions}). Calibrated against o200k_base "
+            "(weights fitted on the fit split); cl100k_base, Llama 3 and Qwen (2.5/3) measured, not fitted.\n\n"
+            + table_md
+            + "\n"
         )
-        tail = ""
-        if args.out.exists() and "<!-- /calibrate -->" in args.out.read_text(encoding="utf-8"):
-            tail = args.out.read_text(encoding="utf-8").split("<!-- /calibrate -->", 1)[1]
-        args.out.write_text(head + body + "<!-- /calibrate -->" + tail, encoding="utf-8")
+        args.out.write_text(before + body + "<!-- /calibrate -->" + after, encoding="utf-8")
     return 0
 
 

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold._digest import Tier, build_digest, cut_text, digest_lines, stretch_sentence, stretches
+from contextfold._groups import call_names
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -120,3 +121,16 @@ def test_digest_fits_target_and_is_deterministic(messages: list[Message], target
     assert list(digest.tiers) == sorted(digest.tiers, reverse=True)
     assert all(tier is not Tier.FULL for tier in digest.tiers)
     assert "<system-reminder>" not in digest.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(messages=conversations(), target=st.integers(0, 3000))
+def test_all_truncated_is_chosen_whenever_it_fits(messages: list[Message], target: int) -> None:
+    """The fast path (one count of the all-Truncated text) picks the most detailed digest that fits."""
+    digest = build_digest(messages, counter=COUNTER, target_tokens=target)
+    names = call_names(messages)
+    full = "\n".join(line for m in messages for line in digest_lines(m, Tier.TRUNCATED, names))
+    if messages and COUNTER.count_text(full) <= target:
+        assert digest.text == full and digest.tiers == (Tier.TRUNCATED,) * len(messages)
+    else:
+        assert digest.tiers != (Tier.TRUNCATED,) * len(messages) or digest.omitted

@@ -3,6 +3,10 @@
 import asyncio
 import time
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import contextfold._ledger as ledger_module
 from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
 from contextfold._config import ContextConfig
 from contextfold._context import Context
@@ -103,3 +107,229 @@ async def test_nothing_is_lost_over_20_compactions() -> None:
 def test_sync_and_async_match() -> None:
     msgs = [Message.text_message("user", "touch src/a.py"), *bash(1, "ls", "ok")]
     assert asyncio.run(asyncio.sleep(0, extract_facts(msgs))) == extract_facts(msgs)
+
+
+# -- priority, scan cap, per-message cache (issue 8 follow-up) -------------------------------------------------------
+
+_KIND = st.sampled_from(["rule", "file", "cmd", "id", "error"])
+_VALUE = st.text(alphabet="abcdefghij/._-0123456789", min_size=1, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_KIND, _VALUE), max_size=40), st.integers(min_value=0, max_value=400))
+def test_render_keeps_rules_then_ids_then_the_rest(facts: list[tuple[str, str]], cap: int) -> None:
+    ledger = Ledger(tuple(Fact(k, v) for k, v in facts))  # type: ignore[arg-type]
+    shown = parse_ledger(ledger.render(C, cap)).facts
+    rank = {"rule": 0, "id": 1}
+    ranks = [rank.get(f.kind, 2) for f in shown]
+    assert ranks == sorted(ranks)  # priority order is kept in what is rendered
+    assert sum(C.count_text(f.render()) + 1 for f in shown) <= cap  # the cap holds
+    # An identifier is only left out when its own line did not fit what rules and ids had left.
+    ids = [f for f in ledger.ordered() if f.kind == "id"]
+    others = [f for f in shown if f.kind not in ("rule", "id")]
+    if others and ids:
+        longest_other = max(C.count_text(f.render()) for f in others)
+        for fact in ids:
+            if C.count_text(fact.render()) <= longest_other:
+                assert fact in shown or any(s.key == fact.key for s in shown)
+
+
+def test_first_message_url_survives_a_tight_cap() -> None:
+    msgs = [Message.text_message("user", "Broken since https://example.com/issue/7 -- see there.")]
+    for i in range(60):
+        msgs += bash(i, f"cat src/pkg/mod_{i}.py", f"src/pkg/mod_{i}.py: ok")
+    text = extract_facts(msgs).render(C, 120)
+    assert "https://example.com/issue/7" in text and "mod_59.py" in text and "mod_0.py" not in text
+
+
+def test_long_output_is_scanned_on_head_and_tail_and_cached() -> None:
+    filler = "\n".join("x" * 70 for _ in range(5000))  # 355 KB
+    output = "start: /repo/src/head.py\n" + filler + "\n/repo/src/tail.py\nValueError: late"
+    msgs = bash(1, "run it", output + "\n<returncode>3</returncode>")
+    started = time.perf_counter()
+    first = extract_facts(msgs)
+    assert time.perf_counter() - started < 0.5
+    assert {"/repo/src/head.py", "/repo/src/tail.py"} <= set(first.values("file"))
+    assert Fact("cmd", "run it", 3) in first.facts and first.values("error") == ["ValueError: late"]
+    assert all(id(m) in ledger_module._CACHE for m in msgs)
+    assert extract_facts(msgs) == first  # the cached scan gives the same ledger
+    # The exit status belongs to the set of messages, not to the cached call: without the result it is unknown.
+    assert Fact("cmd", "run it") in extract_facts(msgs[:1]).facts
+
+
+def test_job_ids_keep_case_and_non_ascii_text() -> None:
+    ledger = extract_facts([Message.text_message("assistant", "Job ID: AbC123 started; café Task 9x done")])
+    assert {"job AbC123", "task 9x"} <= set(ledger.values("id"))
+
+
+# -- fast paths equal the plain regular expressions ----------------------------------------------------------------
+
+_WORDS = st.sampled_from(
+    [
+        "task",
+        "job",
+        "run",
+        "rerun",
+        "subtask",
+        "process",
+        "pid",
+        "request",
+        "reservation",
+        "order",
+        "booking",
+        "id",
+        "_id",
+        "42",
+        "a7",
+        "x-9",
+        ":",
+        "=",
+        "#",
+        " ",
+        "\n",
+        "\t",
+        "the",
+        "exit",
+        "exited with",
+        "code",
+        "status",
+        "<returncode>",
+        "</returncode>",
+        "-1",
+        "Error",
+        "ValueError:",
+        "error:",
+        "FAILED",
+        "FAIL ",
+        "fatal:",
+        "Traceback (most recent call last):",
+        "E   ",
+        "\r",
+        "\r\n",
+        "\x0c",
+        "\u2028",
+        "é",
+        "ı",
+        "K",
+    ]
+)
+_TEXTS = st.lists(_WORDS, max_size=60).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_job_matches_equal_the_plain_pattern(text: str) -> None:
+    lowered = text.lower()
+    plain = [(m.span(), m.group(1)) for m in ledger_module._JOB_LOWER.finditer(lowered)]
+    fast = [(m.span(), m.group(1)) for m in ledger_module._job_matches(lowered)]
+    assert fast == plain
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_error_lines_equal_the_plain_scan(text: str) -> None:
+    def errors(lines: list[str]) -> list[str]:
+        return [line for line in lines if len(line) < 400 and ledger_module._ERROR_LINE.match(line)]
+
+    assert errors(list(ledger_module._error_lines(text))) == errors(text.splitlines())
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_exit_search_equals_the_plain_search(text: str) -> None:
+    plain = ledger_module._EXIT.search(text)
+    fast = ledger_module._exit_search(text)
+    assert (fast.span() if fast else None) == (plain.span() if plain else None)
+
+
+# -- verbatim commands, overflow carry, size estimate ---------------------------------------------------------------
+
+
+def test_commands_are_kept_verbatim_inside_the_line() -> None:
+    command = "sed -i 's/    return x/        return y/' src/a.py"
+    facts = extract_facts(bash(1, command, "<returncode>0</returncode>"))
+    assert Fact("cmd", command, 0) in facts.facts
+    assert parse_ledger(facts.render()).values("cmd") == [command]
+
+
+def test_line_cost_is_the_counted_line_plus_newline() -> None:
+    for line in ("- file: /a/b/c.py", "- cmd [exit 1]: pytest -q", "Facts ledger"):
+        assert ledger_module.line_cost(C, line) == C.count_text(line) + 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_KIND, _VALUE), max_size=40), st.integers(min_value=0, max_value=600))
+def test_render_with_rest_splits_the_ledger(facts: list[tuple[str, str]], cap: int) -> None:
+    ledger = Ledger(ledger_module._dedupe(Fact(k, v) for k, v in facts))  # type: ignore[arg-type]
+    text, rest = ledger.render_with_rest(C, cap)
+    assert text == ledger.render(C, cap)
+    shown = parse_ledger(text).facts
+    # Every fact is shown, left out, or a file already named by a shown fact.
+    for fact in ledger.facts:
+        assert fact in shown or fact in rest or (fact.kind == "file" and any(fact.value in f.value for f in shown))
+    assert not set(shown) & set(rest)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_KIND, _VALUE), min_size=1, max_size=40), st.integers(min_value=0, max_value=600))
+def test_ledger_size_is_within_the_cap(facts: list[tuple[str, str]], cap: int) -> None:
+    msgs = [Message.text_message("user", "\n".join(v for _, v in facts))]
+    size = ledger_module.ledger_size(msgs, C, cap)
+    assert 0 <= size <= cap
+    if not extract_facts(msgs).facts:
+        assert size == 0
+
+
+def test_facts_cut_by_a_tight_compaction_come_back_at_the_next() -> None:
+    """A large latest turn leaves the ledger little room; the facts it cut ride along and return later."""
+    strategy = DigestStrategy()
+    history: list[Message] = [Message.text_message("user", "Fix the bug. Never edit tests/.")]
+    for i in range(60):
+        history += bash(i, f"cat src/pkg/module_{i:02d}.py", f"contents of src/pkg/module_{i:02d}.py " + "x" * 200)
+    big_turn = Message.text_message("user", "observation " + "y" * 9_000)
+    config = ContextConfig(window=4_000)
+    plan = strategy.plan([*history, big_turn], counter=C, config=config)
+    assert plan is not None and plan.boundary.protected
+    overflow = plan.summary.meta.get(ledger_module.OVERFLOW_META_KEY)
+    assert overflow, "the tight compaction had to leave facts out"
+    cut = parse_ledger(ledger_module.LEDGER_HEADER + "\n" + "\n".join(overflow)).values("file")
+    assert cut and not any(path in plan.summary.text for path in cut)
+    # The carried facts are part of the summary's facts, so the next compaction sees them.
+    assert set(cut) <= set(extract_facts([plan.summary]).values("file"))
+    later = [plan.summary, big_turn, Message.text_message("assistant", "ok")]
+    later += [Message.text_message("user", f"short step {i}") for i in range(3)]
+    roomy = strategy.plan(
+        later,
+        counter=C,
+        config=ContextConfig(window=40_000),
+    )
+    if roomy is None:  # nothing over the reserve: force it with a tiny reserve
+        roomy = strategy.plan(
+            later, counter=C, config=ContextConfig(window=40_000, reserve_ratio=0.0, min_recent_messages=0)
+        )
+    assert roomy is not None
+    assert all(path in roomy.summary.text for path in cut)
+
+
+_ANY_VALUE = st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=30)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(_KIND, st.one_of(_VALUE, _ANY_VALUE), st.none() | st.integers(-3, 3)), max_size=30),
+    st.integers(min_value=0, max_value=600),
+)
+def test_remembered_ledger_equals_parsing_it(facts: list[tuple[str, str, int | None]], cap: int) -> None:
+    """The by-text memory of rendered ledgers gives exactly what parsing the text gives."""
+    ledger = Ledger(tuple(Fact(k, ledger_module._single_line(v), e) for k, v, e in facts))  # type: ignore[arg-type]
+    text = "Summary of earlier conversation (3 messages, archived at a.jsonl)\ndigest\n\n" + ledger.render(C, cap)
+    if ledger_module.LEDGER_HEADER not in text:
+        return
+    assert parse_ledger(text) == ledger_module._parse_ledger_lines(text, text.find(ledger_module.LEDGER_HEADER))
+
+
+def test_id_argument_with_a_line_break_stays_one_ledger_line() -> None:
+    call = ToolCallBlock(id="c", name="lookup", arguments='{"order_id": "A1\\rB2"}')
+    facts = extract_facts([Message(role="assistant", content=(call,))])
+    assert Fact("id", "order_id=A1 B2") in facts.facts
+    assert parse_ledger(facts.render()).facts == facts.facts

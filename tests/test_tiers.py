@@ -147,3 +147,17 @@ def test_every_tier_keeps_pairing_and_loses_nothing(convo: list[Message], window
 
             start = latest_turn_start(convo)
             assert out[start:] == convo[start:]
+
+
+def test_clear_placeholder_names_the_paths_of_a_listing_within_its_share() -> None:
+    listing = "\n".join(f"/repo/src/pkg_{i}/module_{i}.py" for i in range(40)) + "\n" + "z" * 4000
+    msgs = [Message.text_message("system", "sys"), Message.text_message("user", "find the modules")]
+    for i in range(5):
+        msgs += [call(i, "bash", '{"command": "find /repo -name *.py"}'), result(i, listing)]
+    tier = ClearToolResults(keep=1, min_reclaim=1)
+    plan = tier.plan(msgs, counter=C, config=ContextConfig(window=8000))
+    assert plan is not None
+    cleared = plan.kept[plan.replaced[0].index].tool_results[0].text
+    assert all(f"/repo/src/pkg_{i}/module_{i}.py" in cleared for i in range(40))
+    original = C.count_text(listing)
+    assert C.count_text(cleared) < original * tier.mention_share + 80  # the listing stays within its share

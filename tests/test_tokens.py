@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -7,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._calibrated import FEATURES, CalibratedCounter, estimate_tokens, text_features
+from contextfold._calibrated import (
+    FEATURES,
+    SAMPLE_LIMIT,
+    CalibratedCounter,
+    estimate_texts,
+    estimate_tokens,
+    text_features,
+)
 from contextfold._counters import make_counter
 from contextfold._errors import ConfigError
 from contextfold._exact_tokens import HFCounter, TiktokenCounter, load_tiktoken_encoding
@@ -123,8 +131,11 @@ def test_bytes_counter_examples():
 def test_calibrated_message_is_overhead_plus_text_plus_media(m):
     c = CalibratedCounter()
     framed = len(m.tool_calls) + len(m.tool_results)
-    expected = 4 + 3 * framed + sum(estimate_tokens(t) for t in iter_text(m)) + MEDIA_TOKENS * media_blocks(m)
+    texts = list(iter_text(m))
+    expected = 4 + 3 * framed + estimate_texts(texts) + MEDIA_TOKENS * media_blocks(m)
     assert c.count_message(m) == expected
+    # The texts of a message are estimated together: about a token per text from estimating each alone.
+    assert abs(estimate_texts(texts) - sum(estimate_tokens(t) for t in texts)) <= 2 * len(texts) + 1
 
 
 @settings(max_examples=150, deadline=None)
@@ -150,24 +161,91 @@ def test_calibrated_explicit_weights_match_default_path():
 
 def test_features_on_a_known_string():
     f = dict(zip(FEATURES, text_features("Hello wOrld  12 ab\n"), strict=True))
-    assert f == {
-        "lower": 10, "upper": 2, "digit": 2, "space": 4, "newline": 1, "punct": 0,
-        "double_space": 1, "changes": 8, "case_flips": 3, "cjk": 0, "other": 0,
-    }  # fmt: skip
-    g = dict(zip(FEATURES, text_features("你好 world é"), strict=True))
-    assert g["cjk"] == 2 and g["other"] == 1
+    # units: 2 upper x 8, 10 lower x 2, 4 spaces x 2, 2 digits x 6, 1 line break x 4.
+    # changes: H|ello| |w|O|rld|  |12| |ab|\n, entering or leaving whitespace counting half: 13 halves, rounded up.
+    assert f == {"class_units": 60, "chars": 19, "bytes": 19, "changes": 7}
+    g = dict(zip(FEATURES, text_features("你好 world é\n\n  x"), strict=True))
+    # 2 CJK lead bytes x 8 (continuation bytes 0), "é" lead byte x 4, whitespace and letters as above
+    assert g == {"class_units": 16 + 2 + 10 + 2 + 4 + 8 + 4 + 2, "chars": 15, "bytes": 20, "changes": 4}
 
 
-def test_calibrated_within_tolerance_of_o200k():
+# Robustness of the estimate: never negative, deterministic, and appending never lowers it.
+alphabets = st.sampled_from(["ab Z9{}\n\t  你", "aaaa \n", "0123456789abcdef", "A-Za-z0-9+/=", "  \n\n\t"])
+
+
+@st.composite
+def mixed_texts(draw: st.DrawFn, max_size: int = 3000) -> str:
+    alphabet = draw(alphabets)
+    return draw(st.text(st.characters(codec="utf-8"), max_size=50) | st.text(alphabet=alphabet, max_size=max_size))
+
+
+@settings(max_examples=200, deadline=None)
+@given(mixed_texts(), mixed_texts())
+def test_estimate_is_non_negative_deterministic_and_monotone(a, b):
+    ea = estimate_tokens(a)
+    assert ea >= 0 and (ea > 0) == (a != "")
+    assert estimate_tokens(a) == ea == estimate_tokens("".join(list(a)))  # same text, new object
+    eab = estimate_tokens(a + b)
+    if len(a + b) <= SAMPLE_LIMIT:
+        # Scanned in full: every character adds a non-negative amount once its class change is counted.
+        assert eab >= ea
+    else:
+        # Sampled: the windows move, so only about monotone.
+        assert eab >= 0.8 * ea - 2
+
+
+def test_appending_to_long_texts_is_about_monotone():
+    # Long texts are estimated from 1,024 sampled characters: each estimate carries a sampling error (about
+    # +-10 % on mixed code), so two neighbouring lengths can differ by more than what was appended.
+    # Measured worst drop on these samples: 0.85 (code_rust.rs at 11,111 characters).
+    for p in sorted(DATA.iterdir()):
+        text = p.read_text(encoding="utf-8") * 4
+        prev = estimate_tokens(text[:500])
+        for end in range(600, len(text), 457):
+            cur = estimate_tokens(text[:end])
+            assert cur >= 0.75 * prev, (p.name, end, cur, prev)
+            prev = cur
+
+
+def test_sampling_is_deterministic_and_spread_over_the_text():
+    from contextfold._calibrated import _WINDOW, _sample
+
+    text = "".join(f"{i:06d}" for i in range(20_000))  # 120,000 characters, every window distinct
+    sample, scale = _sample(text)
+    assert _sample(text) == (sample, scale) and _sample(text[:]) == (sample, scale)
+    windows = [sample[i : i + _WINDOW] for i in range(0, len(sample), _WINDOW)]
+    starts = [text.index(w) for w in windows]
+    assert starts == sorted(starts) and scale == len(text) / len(sample)
+    stretch = len(text) / len(windows)
+    assert all(int(i * stretch) <= s < int((i + 1) * stretch) for i, s in enumerate(starts))  # one per stretch
+    gaps = {b - a for a, b in itertools.pairwise(starts)}
+    assert len(gaps) > 1  # jittered (golden-ratio offsets): not a fixed period that content could alias with
+
+
+# Per-file bounds measured with calibrated-v2 (est/o200k between 0.97 and 1.22 on these ~3,000-character
+# samples, which are estimated from 1,024 sampled characters); the corpus-wide figures are in
+# benchmarks/results/tokens.md.
+@pytest.mark.parametrize("name", sorted(p.name for p in DATA.iterdir()))
+def test_calibrated_within_tolerance_of_o200k(name):
+    enc = load_tiktoken_encoding("o200k_base")
+    text = (DATA / name).read_text(encoding="utf-8")
+    e, x = estimate_tokens(text), len(enc.encode_ordinary(text))
+    assert 0.9 <= e / x <= 1.25, e / x
+    # Whole lines, estimated one by one (short texts are scanned in full), summed.
+    lines = text.splitlines(keepends=True)
+    e_lines = sum(estimate_tokens(line) for line in lines)
+    x_lines = sum(len(enc.encode_ordinary(line)) for line in lines)
+    assert 0.9 <= e_lines / x_lines <= 1.35, e_lines / x_lines
+
+
+def test_calibrated_within_tolerance_of_o200k_overall():
     enc = load_tiktoken_encoding("o200k_base")
     est = exact = 0
     for p in sorted(DATA.iterdir()):
         text = p.read_text(encoding="utf-8")
-        e, x = estimate_tokens(text), len(enc.encode_ordinary(text))
-        assert 0.85 <= e / x <= 1.25, (p.name, e / x)
-        est += e
-        exact += x
-    assert 0.95 <= est / exact <= 1.12
+        est += estimate_tokens(text)
+        exact += len(enc.encode_ordinary(text))
+    assert 0.97 <= est / exact <= 1.10
 
 
 def test_calibrated_beats_bytes_on_dense_text():
@@ -178,9 +256,10 @@ def test_calibrated_beats_bytes_on_dense_text():
 
 
 def test_long_text_sampling_scales():
-    text = (DATA / "logs.log").read_text(encoding="utf-8")
-    one = estimate_tokens(text)
-    assert 0.8 * 10 * one <= estimate_tokens(text * 10) <= 1.25 * 10 * one  # sampled: windows, not every byte
+    for p in sorted(DATA.iterdir()):
+        text = p.read_text(encoding="utf-8")
+        one = estimate_tokens(text)
+        assert 0.8 * 10 * one <= estimate_tokens(text * 10) <= 1.25 * 10 * one, p.name  # sampled: windows
 
 
 def test_make_counter_kinds(tmp_path):

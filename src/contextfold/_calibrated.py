@@ -5,24 +5,28 @@ base64 cost 1.2-2.7x more tokens than bytes/4 says, so a context that "fits"
 overflows. Real BPE tokenizers cut text into pre-tokens (letter runs, 1-3
 digits, punctuation runs, whitespace runs) and then merge common pieces, so
 the token count follows the number of *class changes* in the text far better
-than its length. The estimate is a linear model over a few counts:
+than its length. The estimate is a linear model over four counts
+(`FEATURES`):
 
-* characters per class: lowercase and uppercase ASCII letters, digits,
-  spaces/tabs, line breaks, other ASCII (punctuation), 3-byte UTF-8 characters
-  (CJK), other non-ASCII characters;
-* double spaces (indentation is cheap: runs of spaces merge into one token);
-* class changes between neighbouring bytes (about one pre-token each).
+* class units: a per-byte cost by class (lowercase, uppercase, digit, space,
+  line break, punctuation, UTF-8 lead and continuation bytes), see
+  `CLASS_UNITS`; with the character and byte counts this prices each class;
+* characters and UTF-8 bytes;
+* class changes between neighbouring bytes (about one pre-token each; going
+  into or out of whitespace counts half, as BPE pre-tokens carry their leading
+  space and runs of whitespace merge).
 
-Everything is computed with C-speed primitives: one ``str.encode``, one
-``bytes.translate`` to a class stream, single-byte ``bytes.count`` calls, and
-one XOR of the class stream with itself shifted by a byte (big-integer
-arithmetic) whose zero bytes mark "no change". Texts longer than
-`SAMPLE_LIMIT` characters are estimated from evenly spaced windows, so the
-cost per text is bounded while the per-class densities stay representative.
+Everything is computed with a handful of C-speed calls per text, whatever its
+length: one ``str.encode``, two ``bytes.translate`` (to a one-bit-per-class
+stream and to a units stream), two ``int.from_bytes`` and big-integer
+shift/XOR/``bit_count``. Texts longer than `SAMPLE_LIMIT` characters are
+estimated from windows spread over the text (`_sample`), so the cost per text
+is bounded while the per-class densities stay representative; the sampling
+error is measured in ``benchmarks/results/tokens.md``.
 
-The weights were fitted by ``benchmarks/calibrate.py`` against o200k_base on
-the mixed-language corpus and real tool outputs, then scaled up so that no
-category is estimated low (see ``docs/readme/tokens.md`` for the error table).
+The weights were fitted by ``benchmarks/calibrate.py --fit`` against
+o200k_base on the mixed-language corpus and real tool outputs, then scaled so
+that no category is estimated more than 5 % low.
 """
 
 from __future__ import annotations
@@ -42,31 +46,46 @@ from contextfold._messages import (
 from contextfold._tokens import MEDIA_TOKENS
 
 __all__ = [
+    "CLASS_UNITS",
     "FEATURES",
     "MESSAGE_OVERHEAD",
     "SAMPLE_LIMIT",
     "WEIGHTS",
     "CalibratedCounter",
+    "estimate_texts",
+    "estimate_tokens",
     "text_features",
 ]
 
-FEATURES = (
-    "lower",
-    "upper",
-    "digit",
-    "space",
-    "newline",
-    "punct",
-    "double_space",
-    "changes",
-    "case_flips",
-    "cjk",
-    "other",
-)
+FEATURES = ("class_units", "chars", "bytes", "changes")
 """Names of the counts `text_features` returns, in order."""
 
-WEIGHTS: tuple[float, ...] = (0.0, 0.582, 0.131, -0.331, -0.586, 0.269, 0.364, 0.661, 0.594, 0.625, 0.05)
-"""Tokens per unit of each feature (fitted against o200k_base, scaled to be conservative)."""
+CLASS_UNITS: dict[str, int] = {
+    "newline": 4,
+    "space": 2,
+    "lower": 2,
+    "punct": 4,
+    "digit": 6,
+    "upper": 8,
+    "utf8_lead2": 4,
+    "utf8_lead3": 8,
+    "utf8_lead4": 8,
+    "utf8_continuation": 0,
+}
+"""Units (0-8) per byte of each byte class; ``class_units`` is their sum over the text.
+
+With the per-character and per-byte weights this gives every class its own
+cost per character, before class changes (tokens: lowercase and space +0.06,
+line break and punctuation +0.20, digit +0.34, uppercase +0.48, CJK +0.64).
+Every character costs something, and so does every class change, so
+appending text never lowers an estimate (up to sampling, for long texts).
+Integer units let one ``bit_count`` of a translated byte stream sum them all
+at once; they were chosen by the grid search of ``benchmarks/calibrate.py
+--search`` (narrowest spread of est/o200k across categories).
+"""
+
+WEIGHTS: tuple[float, ...] = (0.07059, -0.1675, 0.08149, 0.6257)
+"""Tokens per unit of each feature: fitted against o200k_base, then scaled so no category is below 0.95."""
 
 FLOOR_CHARS_PER_TOKEN = 6
 """No text is estimated below one token per this many characters."""
@@ -78,18 +97,21 @@ BLOCK_OVERHEAD = 3
 """Tokens per tool call or tool result for its id and framing."""
 
 SAMPLE_LIMIT = 1024
-"""Texts longer than this (in characters) are estimated from evenly spaced windows."""
+"""Texts longer than this (in characters) are estimated from windows spread over the text."""
 _WINDOW = 128
 _MIN_WINDOWS = 8
 _MAX_WINDOWS = 64
 _CHARS_PER_WINDOW = 8192
 
-# Byte -> class symbol. Distinct symbols per class so that XOR with the
-# neighbour is zero exactly when two neighbouring bytes share a class. Every
-# non-ASCII byte maps to one class, so a run of CJK text is a single run.
-# One bit per class, so that the packed class stream can be counted with
-# big-integer AND + popcount (C speed, far faster than bytes.count).
+# Byte -> class symbol: one bit per class, so that XOR with the neighbour
+# has two bits set where two neighbouring bytes differ in class and none where
+# they share it. Whitespace has no bit: entering or leaving a run of spaces or
+# line breaks sets one bit, so a word and the space before it count as one
+# change (BPE pre-tokens carry their leading space), and a run of whitespace
+# costs about as much whatever its length. Every non-ASCII byte maps to one
+# class, so a run of CJK text is a single run.
 _LOWER, _UPPER, _DIGIT, _SPACE, _NEWLINE, _PUNCT, _NONASCII = 0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40
+_CLASS_NAMES = {_LOWER: "lower", _UPPER: "upper", _DIGIT: "digit", _SPACE: "space", _NEWLINE: "newline"}
 
 
 def _class_of(byte: int) -> int:
@@ -109,37 +131,62 @@ def _class_of(byte: int) -> int:
     return _PUNCT
 
 
-_CLASS_TABLE = bytes(_class_of(b) for b in range(256))
-# The longest class stream ever packed: a full text of SAMPLE_LIMIT characters
-# or the joined windows of a sample, at up to 4 UTF-8 bytes per character.
-_MAX_BYTES = 4 * max(SAMPLE_LIMIT, _MAX_WINDOWS * _WINDOW)
+def _units_of(byte: int) -> int:
+    """A byte with as many bits set as its class has `CLASS_UNITS`."""
+    if byte >= 0xF0:
+        name = "utf8_lead4"
+    elif byte >= 0xE0:
+        name = "utf8_lead3"
+    elif byte >= 0xC0:
+        name = "utf8_lead2"
+    elif byte >= 0x80:
+        name = "utf8_continuation"
+    else:
+        name = _CLASS_NAMES.get(_class_of(byte), "punct")
+    return (1 << CLASS_UNITS[name]) - 1
 
 
-def _mask(bits: int) -> int:
-    """``bits`` repeated in every byte of a `_MAX_BYTES`-long little-endian integer."""
-    return int.from_bytes(bytes([bits]) * _MAX_BYTES, "little")
+# Whitespace keeps its class for `CLASS_UNITS` but has no bit in the class stream.
+_CLASS_TABLE = bytes(0 if _class_of(b) in (_SPACE, _NEWLINE) else _class_of(b) for b in range(256))
+_UNITS_TABLE = bytes(_units_of(b) for b in range(256))
 
 
-# AND of two non-negative ints runs over the shorter one, so one long mask serves every length.
-_M_LOWER, _M_UPPER, _M_DIGIT, _M_SPACE, _M_NEWLINE, _M_NONASCII = (
-    _mask(b) for b in (_LOWER, _UPPER, _DIGIT, _SPACE, _NEWLINE, _NONASCII)
-)
+def _set_units(units: dict[str, int]) -> None:
+    """Replace `CLASS_UNITS` and rebuild the table (calibration only: `WEIGHTS` go with the units)."""
+    global _UNITS_TABLE
+    CLASS_UNITS.update(units)
+    _UNITS_TABLE = bytes(_units_of(b) for b in range(256))
+
+
+# Where each window starts, as a fraction of the text (less one window), for
+# each window count: one window per equal stretch, placed inside its stretch
+# by a fixed golden-ratio sequence. Windows are spread evenly but not
+# periodically (content that repeats with the window spacing cannot hide
+# between the windows), and the same text always gets the same windows.
+_STARTS = {
+    w: tuple((i + (i + 1) * 0.6180339887498949 % 1.0) / w for i in range(w))
+    for w in range(_MIN_WINDOWS, _MAX_WINDOWS + 1)
+}
 
 
 def _sample(text: str) -> tuple[str, float]:
     """The text to scan and the factor that scales its counts back to the whole text.
 
-    Long texts are represented by evenly spaced windows joined together (more
-    windows for longer texts, so that a large, mixed tool output is still seen
-    across its length). The joins add a few class changes: a slight upward bias.
+    Long texts are cut into equal stretches and one `_WINDOW`-long window is
+    taken from each, at a fixed pseudo-random place (stratified sampling:
+    every part of the text is represented in proportion to its length). More
+    windows for longer texts (`_MIN_WINDOWS` to `_MAX_WINDOWS`, one per
+    `_CHARS_PER_WINDOW`), so that a large, mixed tool output is still seen
+    across its length. The joins add a few class changes: a slight upward
+    bias, on the safe side.
     """
     n = len(text)
     if n <= SAMPLE_LIMIT:
         return text, 1.0
     windows = min(_MAX_WINDOWS, max(_MIN_WINDOWS, n // _CHARS_PER_WINDOW))
-    step = (n - _WINDOW) / (windows - 1)
-    sample = "".join([text[int(i * step) : int(i * step) + _WINDOW] for i in range(windows)])
-    return sample, n / len(sample)
+    span = n - _WINDOW
+    sample = "".join([text[(s := int(f * span)) : s + _WINDOW] for f in _STARTS[windows]])
+    return sample, n / (windows * _WINDOW)
 
 
 def text_features(text: str) -> tuple[float, ...]:
@@ -149,77 +196,79 @@ def text_features(text: str) -> tuple[float, ...]:
 
 
 def _raw_features(text: str) -> tuple[int, ...]:
-    data = text.encode("utf-8", "surrogatepass")
-    nbytes = len(data)
-    if nbytes == 0:
+    if not text:
         return (0,) * len(FEATURES)
+    data = text.encode("utf-8", "surrogatepass")
     packed = int.from_bytes(data.translate(_CLASS_TABLE), "little")
-    lower = (packed & _M_LOWER).bit_count()
-    upper = (packed & _M_UPPER).bit_count()
-    digit = (packed & _M_DIGIT).bit_count()
-    space_bits = packed & _M_SPACE
-    space = space_bits.bit_count()
-    newline = (packed & _M_NEWLINE).bit_count()
-    if text.isascii():
-        ascii_bytes = nbytes
-        cjk = other = 0
-    else:
-        ascii_bytes = nbytes - (packed & _M_NONASCII).bit_count()
-        # With c2 two-byte and c3 three-byte characters: bytes - chars = c2 + 2*c3
-        # and chars - ascii = c2 + c3 (four-byte characters count as 3-byte ones).
-        nonascii_chars = len(text) - ascii_bytes
-        cjk = max(0, min(nonascii_chars, nbytes - len(text) - nonascii_chars))
-        other = nonascii_chars - cjk
-    punct = ascii_bytes - lower - upper - digit - space - newline
-    # Space followed by space: indentation and alignment, which merge into few tokens.
-    double_space = (space_bits & (space_bits >> 8)).bit_count()
-    # Neighbouring bytes of different classes differ in exactly two bits; the
-    # top byte differs from the implicit zero beyond it in one bit, which
-    # rounds up to count the first run.
-    diff = packed ^ (packed >> 8)
-    changes_all = (diff.bit_count() + 1) >> 1
-    # A lower/upper flip sets bits 0 and 1 of the same byte.
-    case_flips = (diff & (diff >> 1) & _M_LOWER).bit_count()
-    changes = changes_all - case_flips
-    return (lower, upper, digit, space, newline, punct, double_space, changes, case_flips, cjk, other)
+    units = int.from_bytes(data.translate(_UNITS_TABLE), "little").bit_count()
+    # Neighbouring bytes of different classes differ in two bits (one when one
+    # of them is whitespace); halved and rounded up.
+    changes = ((packed ^ (packed >> 8)).bit_count() + 1) >> 1
+    return (units, len(text), len(data), changes)
 
 
 def estimate_tokens(text: str, weights: tuple[float, ...] | None = None) -> int:
     """Estimated tokens of one piece of text (rounded up); ``weights`` default to `WEIGHTS`."""
     if not text:
         return 0
-    if weights is not None:
-        total = sum(w * f for w, f in zip(weights, text_features(text), strict=True))
+    if weights is None:
+        total = _estimate(text)
     else:
-        total = _weighted(text)
+        total = sum(w * f for w, f in zip(weights, text_features(text), strict=True))
+        floor = len(text) / FLOOR_CHARS_PER_TOKEN
+        total = total if total > floor else floor
+    return max(1, -int(-total // 1))
+
+
+def estimate_texts(texts: list[str]) -> int:
+    """Estimated tokens of the texts of one message, counted together (rounded up once).
+
+    Texts up to `SAMPLE_LIMIT` characters are joined with line breaks and
+    estimated in one pass: a message is often a handful of short texts (a
+    reply, a tool name, its arguments), and one pass over their join costs a
+    fraction of one pass each. Longer texts are sampled on their own. The
+    result is within a token or two of the sum of `estimate_tokens` per text.
+    """
+    if len(texts) == 1:
+        return estimate_tokens(texts[0])
+    short = [t for t in texts if 0 < len(t) <= SAMPLE_LIMIT]
+    total = _estimate("\n".join(short)) if short else 0.0
+    if len(short) < len(texts):
+        for t in texts:
+            if len(t) > SAMPLE_LIMIT:
+                total += _estimate(t)
+    return -int(-total // 1)
+
+
+_W_UNITS, _W_CHARS, _W_BYTES, _W_CHANGES = WEIGHTS
+_from_bytes = int.from_bytes
+
+
+def _estimate(text: str) -> float:
+    """`WEIGHTS` · `text_features`, floored, with `_raw_features` inlined: this is the hot path.
+
+    ``text`` must not be empty.
+    """
+    n = len(text)
+    if n > SAMPLE_LIMIT:
+        sample, scale = _sample(text)
+    else:
+        sample, scale = text, 1.0
+    try:
+        data = sample.encode()
+    except UnicodeEncodeError:  # lone surrogates
+        data = sample.encode("utf-8", "surrogatepass")
+    packed = _from_bytes(data.translate(_CLASS_TABLE), "little")
+    total = scale * (
+        _W_UNITS * _from_bytes(data.translate(_UNITS_TABLE), "little").bit_count()
+        + _W_CHARS * len(sample)
+        + _W_BYTES * len(data)
+        + _W_CHANGES * (((packed ^ (packed >> 8)).bit_count() + 1) >> 1)
+    )
     # Floor: long runs of one class (a hex digest without digits, a long
     # number, blank lines) have few class changes but still cost tokens.
-    floor = len(text) / FLOOR_CHARS_PER_TOKEN
-    return max(1, -int(-(total if total > floor else floor) // 1))
-
-
-(_W_LOWER, _W_UPPER, _W_DIGIT, _W_SPACE, _W_NEWLINE, _W_PUNCT, _W_DSPACE, _W_CHANGES, _W_FLIPS, _W_CJK, _W_OTHER) = (
-    WEIGHTS
-)
-
-
-def _weighted(text: str) -> float:
-    """`WEIGHTS` · `text_features` with the arithmetic inlined: this is the hot path."""
-    sample, scale = _sample(text)
-    (lower, upper, digit, space, newline, punct, dspace, changes, flips, cjk, other) = _raw_features(sample)
-    return scale * (
-        _W_LOWER * lower
-        + _W_UPPER * upper
-        + _W_DIGIT * digit
-        + _W_SPACE * space
-        + _W_NEWLINE * newline
-        + _W_PUNCT * punct
-        + _W_DSPACE * dspace
-        + _W_CHANGES * changes
-        + _W_FLIPS * flips
-        + _W_CJK * cjk
-        + _W_OTHER * other
-    )
+    floor = n / FLOOR_CHARS_PER_TOKEN
+    return total if total > floor else floor
 
 
 class CalibratedCounter:
@@ -228,36 +277,56 @@ class CalibratedCounter:
     Within 10 % of o200k on every measured category of text and tool output,
     and biased high rather than low. Media blocks cost a flat `MEDIA_TOKENS`;
     each message adds `MESSAGE_OVERHEAD`, each tool call or result `BLOCK_OVERHEAD`.
+    The texts of a message are estimated together (`estimate_texts`).
     """
 
-    key = "calibrated-v1"
+    key = "calibrated-v2"
 
     def count_text(self, text: str) -> int:
         return estimate_tokens(text)
 
     def count_message(self, message: Message) -> int:
         # One pass over the blocks (this runs once per message on the hot path);
-        # counts the same text as `iter_text` and the same media as `media_blocks`.
+        # collects the same text as `iter_text` and counts the same media as
+        # `media_blocks`. Exact-type checks first for the two commonest blocks:
+        # `match` tries its class patterns one `isinstance` at a time.
         total = MESSAGE_OVERHEAD
+        texts: list[str] = []
         for block in message.content:
+            if type(block) is TextBlock:
+                texts.append(block.text)
+                continue
+            if type(block) is ToolResultBlock:
+                total += BLOCK_OVERHEAD
+                for inner in block.content:
+                    if type(inner) is TextBlock:
+                        texts.append(inner.text)
+                    else:
+                        total += MEDIA_TOKENS
+                continue
             match block:
                 case TextBlock() | HintBlock():
-                    total += estimate_tokens(block.text)
+                    texts.append(block.text)
                 case ToolCallBlock():
-                    total += BLOCK_OVERHEAD + estimate_tokens(block.name) + estimate_tokens(block.arguments)
+                    total += BLOCK_OVERHEAD
+                    texts.append(block.name)
+                    texts.append(block.arguments)
                 case ToolResultBlock():
                     total += BLOCK_OVERHEAD
                     for inner in block.content:
                         if isinstance(inner, TextBlock):
-                            total += estimate_tokens(inner.text)
+                            texts.append(inner.text)
                         else:
                             total += MEDIA_TOKENS
                 case ThinkingBlock():
-                    total += estimate_tokens(block.thinking)
+                    texts.append(block.thinking)
                 case DataBlock():
                     total += MEDIA_TOKENS
                 case RedactedThinkingBlock():
                     pass
                 case _:
                     assert_never(block)
-        return total
+        if len(texts) == 1:
+            text = texts[0]
+            return total - int(-_estimate(text) // 1) if text else total
+        return total + estimate_texts(texts) if texts else total

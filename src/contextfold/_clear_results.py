@@ -10,6 +10,11 @@ tokens, because every clear changes the cached prefix from the first
 cleared result on; clearing rarely and in bulk keeps the prompt cache warm.
 The newest ``keep`` results, the results of the latest assistant turn and
 results too small to be worth a placeholder are never cleared.
+
+A placeholder keeps the facts of the output it replaces (the facts ledger's
+file paths, identifiers and error lines, verbatim), within ``mention_share``
+of the output's tokens: a cleared ``grep -rn`` or ``find`` listed the files a
+later turn will edit, and naming them costs a fraction of the output.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from contextfold._config import ContextConfig
 from contextfold._digest_strategy import leading_system_count
 from contextfold._errors import ConfigError
 from contextfold._groups import call_names
-from contextfold._ledger import extract_facts
+from contextfold._ledger import Fact, extract_facts
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._plan import ARCHIVE_PENDING, PLACEHOLDER_META_VALUE, CompactionPlan
 from contextfold._tokens import TokenCounter
@@ -82,7 +87,9 @@ class ClearToolResults:
     little and lose the content). ``min_reclaim``: the least a clear must
     reclaim, in tokens (an int) or as a share of the window (a float below 1).
     ``mention_paths``: how many file paths found in a cleared result the
-    placeholder still names, so a later turn knows what it showed.
+    placeholder still names at most, and ``mention_share``: the share of the
+    result's tokens those facts (paths, identifiers, error lines) may take, so
+    a later turn knows what it showed and a clear still reclaims the rest.
     """
 
     name = "clear_tool_results"
@@ -93,7 +100,8 @@ class ClearToolResults:
         keep: int = 3,
         min_result_tokens: int = 128,
         min_reclaim: int | float = 0.05,
-        mention_paths: int = 6,
+        mention_paths: int = 200,
+        mention_share: float = 0.5,
         exclude_tools: Sequence[str] = (),
     ) -> None:
         if keep < 0:
@@ -108,7 +116,10 @@ class ClearToolResults:
         self.keep = keep
         self.min_result_tokens = min_result_tokens
         self.min_reclaim = min_reclaim
+        if not 0 <= mention_share < 1:
+            raise ConfigError(f"ClearToolResults.mention_share: must be in [0, 1) (got {mention_share})")
         self.mention_paths = mention_paths
+        self.mention_share = mention_share
         self.exclude_tools = frozenset(exclude_tools)
 
     def min_reclaim_tokens(self, config: ContextConfig) -> int:
@@ -117,15 +128,17 @@ class ClearToolResults:
             return math.ceil(self.min_reclaim * config.window)
         return self.min_reclaim
 
-    def _text(self, block: ToolResultBlock, name: str, tokens: int) -> str:
+    def _text(self, message: Message, block: ToolResultBlock, name: str, tokens: int, counter: TokenCounter) -> str:
         text = (
             f"[{name} output cleared to save context ({tokens} tokens); "
             f"the original is archived at {ARCHIVE_PENDING} (call {block.call_id}); read it back if needed]"
         )
-        if self.mention_paths and block.text:
-            paths = extract_facts([Message(role="tool", content=(block,))]).values("file")[: self.mention_paths]
-            if paths:
-                text += " It showed: " + ", ".join(paths)
+        if self.mention_paths and self.mention_share and block.text:
+            # The message itself when it holds only this result: its facts are then cached by the ledger.
+            source = message if len(message.content) == 1 else Message(role="tool", content=(block,))
+            text += _mentions(
+                extract_facts([source]).facts, self.mention_paths, int(tokens * self.mention_share), counter
+            )
         if any(isinstance(b, DataBlock) for b in block.content):
             text += " [media omitted]"
         return text
@@ -161,8 +174,30 @@ class ClearToolResults:
             tokens = _result_tokens(block, counter)
             if tokens < self.min_result_tokens:
                 continue
-            chosen[(i, b)] = self._text(block, name, tokens)
+            chosen[(i, b)] = self._text(messages[i], block, name, tokens, counter)
         return chosen
+
+
+def _mentions(facts: Sequence[Fact], max_paths: int, max_tokens: int, counter: TokenCounter) -> str:
+    """`` It showed: a, b; ids: …; errors: …``: files first (in output order), then ids and errors, within the cap."""
+    groups = {
+        "files": [f.value for f in facts if f.kind == "file"][:max_paths],
+        "ids": [f.value for f in facts if f.kind == "id"],
+        "errors": [f.value for f in facts if f.kind == "error"],
+    }
+    parts: list[str] = []
+    used = 0
+    for label, values in groups.items():
+        taken: list[str] = []
+        for value in values:
+            cost = counter.count_text(value) + 1
+            if used + cost > max_tokens:
+                break
+            taken.append(value)
+            used += cost
+        if taken:
+            parts.append(", ".join(taken) if label == "files" else f"{label}: " + " | ".join(taken))
+    return " It showed: " + "; ".join(parts) if parts else ""
 
 
 Selector = Callable[[Sequence[Message], int, int, TokenCounter], dict[tuple[int, int], str]]

@@ -68,14 +68,32 @@ def cut_text(text: str, limit: int) -> str:
     return text[: max(limit - 1, 0)].rstrip() + "…"
 
 
-def _one_line(text: str) -> str:
+_FIRST_LINE_SCAN = 8192
+"""`_first_line` looks for the first non-empty line in this many characters before reading the whole text."""
+
+
+def _one_line(text: str, limit: int | None = None) -> str:
+    """Whitespace collapsed to single spaces; with ``limit``, only enough of a long text for `cut_text` to ``limit``.
+
+    The result then is an exact prefix of the full normalization, longer than ``limit``, so ``cut_text(..., limit)``
+    gives the same string as on the whole text without normalizing a 200 KB tool output.
+    """
+    if limit is not None and len(text) > 4 * limit + 64:
+        words = text[: 4 * limit + 64].split()[:-1]  # the last word may be cut: drop it
+        joined = " ".join(words)
+        if len(joined) > limit:
+            return joined
     return " ".join(text.split())
 
 
 def _first_line(text: str) -> str:
-    for line in text.splitlines():
+    for line in text[:_FIRST_LINE_SCAN].splitlines():
         if line.strip():
             return line.strip()
+    if len(text) > _FIRST_LINE_SCAN:
+        for line in text.splitlines():
+            if line.strip():
+                return line.strip()
     return ""
 
 
@@ -86,7 +104,7 @@ def _is_summary(message: Message) -> bool:
 def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, *, whole: bool) -> str:
     name = result.name or names.get(result.call_id, "tool")
     status = "error" if result.is_error else "ok"
-    text = _one_line(result.text) if whole else _one_line(_first_line(result.text) or result.text)
+    text = _one_line(result.text, limit) if whole else _one_line(_first_line(result.text) or result.text, limit)
     line = f"{name}: {status} - {cut_text(text, limit)}".rstrip(" -") if text else f"{name}: {status}"
     if any(isinstance(b, DataBlock) for b in result.content):
         line += f" {MEDIA_NOTE}"
@@ -127,7 +145,7 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
         limit = COMPACT_USER_CHARS if message.role == "user" else truncate_chars
         body = cut_text(_first_line(text), limit)
     else:
-        body = cut_text(_one_line(text), truncate_chars)
+        body = cut_text(_one_line(text, truncate_chars), truncate_chars)
     label = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}[message.role]
     if body or media:
         lines.append(f"{label}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
@@ -135,7 +153,8 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
         if compact:
             lines.append(f"Called {call.name}")
         else:
-            lines.append(f"Called {call.name}({cut_text(_one_line(call.arguments), max(truncate_chars // 4, 16))})")
+            args_limit = max(truncate_chars // 4, 16)
+            lines.append(f"Called {call.name}({cut_text(_one_line(call.arguments, args_limit), args_limit)})")
     for result in results:
         limit = COMPACT_RESULT_CHARS if compact else truncate_chars
         lines.append(_result_line(result, names, limit, whole=not compact))
@@ -223,8 +242,15 @@ def build_digest(
     is empty when not even that line fits.
     """
     n = len(messages)
+    if n == 0:
+        return Digest(text="", tiers=(), omitted=0)
     names = dict(names) if names is not None else call_names(messages)
     truncated = [digest_lines(m, Tier.TRUNCATED, names, truncate_chars=truncate_chars) for m in messages]
+    # The common case first: everything Truncated fits. One count of the assembled text decides it, with no
+    # per-line counts and no Compact or Summary rendering (the first state below, by its exact count).
+    whole = "\n".join(line for lines in truncated for line in lines)
+    if counter.count_text(whole) <= target_tokens:
+        return Digest(text=whole, tiers=(Tier.TRUNCATED,) * n, omitted=0)
     compact = [digest_lines(m, Tier.COMPACT, names, truncate_chars=truncate_chars) for m in messages]
     spans = stretches(messages) if n else []
     sentences = [stretch_sentence(messages[s:e], names) for s, e in spans]
@@ -266,8 +292,6 @@ def build_digest(
             tiers.append(tier)
         return Digest(text="\n".join(lines), tiers=tuple(tiers), omitted=omitted)
 
-    if n == 0:
-        return Digest(text="", tiers=(), omitted=0)
     for k, j, d in states():
         if estimate(k, j, d) > target_tokens:
             continue

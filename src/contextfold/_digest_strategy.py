@@ -20,7 +20,7 @@ from contextfold._config import ContextConfig
 from contextfold._digest import build_digest
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._groups import call_names, pending_tail
-from contextfold._ledger import ledger_for
+from contextfold._ledger import OVERFLOW_META_KEY, known_facts, ledger_size, ledger_with_overflow
 from contextfold._messages import Message
 from contextfold._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
 from contextfold._tokens import TokenCounter, count_messages
@@ -44,7 +44,10 @@ class DigestStrategy:
     ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
     rules the boundary must satisfy (tool pairing and thinking by default);
     ``ledger_share`` is the share of the summary the facts ledger may take
-    (0 turns the ledger off).
+    (0 turns the ledger off). ``skip_kept_facts``: leave out of the ledger the
+    facts that the kept part still holds verbatim (they are in the context
+    anyway, and come back into the ledger when their messages are compacted);
+    turn it off when something may rewrite the kept part after planning.
     """
 
     name = "digest"
@@ -54,7 +57,8 @@ class DigestStrategy:
         *,
         truncate_chars: int = 400,
         rules: Sequence[CutRule] = DEFAULT_RULES,
-        ledger_share: float = 0.75,
+        ledger_share: float = 0.9,
+        skip_kept_facts: bool = False,
     ) -> None:
         if truncate_chars < 16:
             raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
@@ -63,6 +67,7 @@ class DigestStrategy:
         self.truncate_chars = truncate_chars
         self.rules = tuple(rules)
         self.ledger_share = ledger_share
+        self.skip_kept_facts = skip_kept_facts
 
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
@@ -84,22 +89,14 @@ class DigestStrategy:
         kept_limit = budget - system - overhead
         # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
         cap = int(config.summary_tokens * self.ledger_share)
-        reserve = counter.count_text(ledger_for(messages[lo:], counter, cap)) + 2 if cap > 0 else 0
+        reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
         if reserve >= kept_limit // 2:
             reserve = 0
-        boundary = find_boundary(
-            messages,
-            counts,
-            counter=counter,
-            lo=lo,
-            reserve_tokens=config.reserve_tokens,
-            min_recent=config.min_recent_messages,
-            recent_cap=config.recent_cap_tokens,
-            kept_limit=kept_limit - reserve,
-            rules=self.rules,
-        )
-        if boundary is None and reserve:
-            boundary = find_boundary(
+        # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
+        # reserve leaves that turn out, halve it until the turn fits, and drop it last.
+        boundary = None
+        for room in dict.fromkeys((reserve, reserve // 2, reserve // 4, 0)):
+            found = find_boundary(
                 messages,
                 counts,
                 counter=counter,
@@ -107,9 +104,13 @@ class DigestStrategy:
                 reserve_tokens=config.reserve_tokens,
                 min_recent=config.min_recent_messages,
                 recent_cap=config.recent_cap_tokens,
-                kept_limit=kept_limit,
+                kept_limit=kept_limit - room,
                 rules=self.rules,
             )
+            if found is not None and (boundary is None or found.protected):
+                boundary = found
+            if boundary is not None and boundary.protected:
+                break
         if boundary is None:
             pending = pending_tail(messages[lo:])
             turn = sum(counts[lo + pending :]) if pending is not None else 0
@@ -127,7 +128,12 @@ class DigestStrategy:
             older.append(boundary.split.head)
         target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
         ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
-        ledger = ledger_for(older, counter, ledger_cap) if self.ledger_share else ""
+        known = known_facts(messages[boundary.cut :]) if self.skip_kept_facts else frozenset()
+        if known and boundary.split is not None:
+            known |= known_facts((boundary.split.tail,))
+        ledger, overflow = (
+            ledger_with_overflow(older, counter, ledger_cap, known=known) if self.ledger_share else ("", ())
+        )
         ledger_tokens = counter.count_text(ledger) + 2 if ledger else 0
         digest = build_digest(
             older,
@@ -143,6 +149,7 @@ class DigestStrategy:
             boundary=boundary,
             summary_text=text,
             counter=counter,
+            summary_meta={OVERFLOW_META_KEY: overflow} if overflow else None,
             details={
                 "tiers": digest.tier_counts(),
                 "omitted": digest.omitted,

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, assert_never
 
@@ -63,11 +63,16 @@ from contextfold._tokens import TokenCounter
 
 __all__ = [
     "LEDGER_HEADER",
+    "OVERFLOW_META_KEY",
     "Fact",
     "FactKind",
     "Ledger",
     "extract_facts",
+    "known_facts",
     "ledger_for",
+    "ledger_size",
+    "ledger_with_overflow",
+    "line_cost",
     "parse_ledger",
 ]
 
@@ -75,6 +80,14 @@ FactKind: TypeAlias = Literal["rule", "file", "cmd", "id", "error"]
 KINDS: tuple[FactKind, ...] = ("rule", "file", "cmd", "id", "error")
 LEDGER_HEADER = "Facts ledger (verbatim from the archived messages, newest first):"
 """First line of a rendered ledger; `parse_ledger` looks for it."""
+
+OVERFLOW_META_KEY = "contextfold_ledger_overflow"
+"""``meta`` key of a summary message: the rendered lines of the facts its ledger's cap left out (never sent).
+
+A compaction with little room (a large latest turn) must cut the ledger; the facts it cut are carried here, so
+the next compaction, with more room, can bring them back instead of losing them for good."""
+MAX_OVERFLOW_FACTS = 1024
+"""At most this many left-out facts are carried (newest first), so the carry stays bounded."""
 
 MAX_VALUE_CHARS = 240
 """A fact longer than this is cut (an error line can be very long)."""
@@ -99,6 +112,12 @@ _JOB = re.compile(
     r"(?:[ _-]?id)?\s*(?:[:=#]\s*|\s)([A-Za-z0-9][\w-]{1,63})\b",
     re.IGNORECASE,
 )
+_JOB_LOWER = re.compile(_JOB.pattern)
+"""`_JOB` without IGNORECASE, for lower-cased ASCII text."""
+_JOB_KEYWORD = re.compile(
+    r"(?:task|job|run|process|pid|session|build|ticket|request|reservation|order|booking)(?=[\s_\-i:=#])"
+)
+"""Where a `_JOB_LOWER` match can start (see `_job_matches`)."""
 _EXIT = re.compile(
     r"<returncode>\s*(-?\d+)\s*</returncode>|\bexit(?:ed with)?(?: status| code)?[:= ]\s*(-?\d+)\b",
     re.IGNORECASE,
@@ -107,6 +126,10 @@ _ERROR_LINE = re.compile(
     r"^\s*(?:E\s+)?(?:[A-Za-z_][\w.]*(?:Error|Exception|Failure)\b.*"
     r"|(?:error|fatal|FAILED|FAIL|ERROR)\b[:\s].*|Traceback \(most recent call last\).*)$"
 )
+_ERROR_KEYWORD = re.compile(r"Error|Exception|Failure|error|fatal|FAIL|ERROR|Traceback")
+"""Every line `_ERROR_LINE` accepts holds one of these (see `_error_lines`)."""
+_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Line breaks of `str.splitlines` other than the newline."""
 _RULE_WORDS = re.compile(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _LINE = re.compile(r"^- (rule|file|cmd|id|error)(?: \[exit (-?\d+)\])?: (.*)$")
@@ -165,29 +188,84 @@ class Ledger:
 
     def render(self, counter: TokenCounter | None = None, max_tokens: int | None = None) -> str:
         """The ledger text, cut to ``max_tokens`` by dropping the oldest facts (rules last); empty when none fit."""
+        return self.render_with_rest(counter, max_tokens)[0]
+
+    def render_with_rest(
+        self, counter: TokenCounter | None = None, max_tokens: int | None = None
+    ) -> tuple[str, tuple[Fact, ...]]:
+        """`render`, plus the facts the cap left out (in ledger order), for `OVERFLOW_META_KEY`."""
         facts = self.ordered()
         if not facts:
-            return ""
+            return "", ()
         lines = [LEDGER_HEADER]
         if counter is None or max_tokens is None:
             lines.extend(f.render() for f in facts)
-            return "\n".join(lines)
-        used = counter.count_text(LEDGER_HEADER) + 1
+            return "\n".join(lines), ()
+        used = line_cost(counter, LEDGER_HEADER)
         if used > max_tokens:
-            return ""
+            return "", tuple(facts)
+        rest: list[Fact] = []
+        shown_facts: list[Fact] = []
         shown = ""  # a file already named verbatim by a kept command or error needs no line of its own
         for fact in facts:
             if fact.kind == "file" and fact.value in shown:
                 continue
             line = fact.render()
-            cost = counter.count_text(line) + 1
+            cost = line_cost(counter, line)
             if used + cost > max_tokens:
+                rest.append(fact)
                 continue  # a shorter, older fact may still fit
             lines.append(line)
+            shown_facts.append(fact)
             used += cost
             if fact.kind != "file":
                 shown += "\n" + fact.value
-        return "\n".join(lines) if len(lines) > 1 else ""
+        if len(lines) == 1:
+            return "", tuple(rest)
+        text = "\n".join(lines)
+        _remember_rendered(text, _dedupe(shown_facts))
+        return text, tuple(rest)
+
+
+_LINE_COSTS: dict[tuple[str, str], int] = {}
+LINE_COST_CACHE_SIZE = 65_536
+"""Ledger lines whose token cost is remembered (per counter key); the whole cache is dropped when full."""
+
+
+def line_cost(counter: TokenCounter, line: str) -> int:
+    """Tokens of one ledger line plus its newline, cached: the same facts are rendered at every compaction."""
+    key = (counter.key, line)
+    cost = _LINE_COSTS.get(key)
+    if cost is None:
+        if len(_LINE_COSTS) >= LINE_COST_CACHE_SIZE:
+            _LINE_COSTS.clear()
+        cost = _LINE_COSTS[key] = counter.count_text(line) + 1
+    return cost
+
+
+def ledger_size(messages: Sequence[Message], counter: TokenCounter, max_tokens: int) -> int:
+    """About the tokens of ``ledger_for(messages, counter, max_tokens)``, without building it (at most ``max_tokens``).
+
+    Sums the cached line costs of the distinct facts, newest message first, and stops at the cap, so a large
+    history is not deduplicated and rendered only to learn that the ledger will be full. Used to set room aside
+    before the cut is chosen; exit statuses are not counted (a few tokens per command).
+    """
+    if max_tokens <= 0:
+        return 0
+    used = line_cost(counter, LEDGER_HEADER)
+    if used > max_tokens:
+        return 0
+    seen: set[tuple[str, str]] = set()
+    for message in reversed(messages):
+        for fact in _scan(message).facts:
+            key = fact.key
+            if key in seen:
+                continue
+            seen.add(key)
+            used += line_cost(counter, fact.render())
+            if used >= max_tokens:
+                return max_tokens
+    return used if seen else 0
 
 
 def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
@@ -201,6 +279,11 @@ def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
         elif out[index].exit is None and fact.exit is not None:
             out[index] = Fact(fact.kind, fact.value, fact.exit)  # the newer copy had no status: keep the known one
     return tuple(out)
+
+
+def _single_line(value: str) -> str:
+    """``value`` as one ledger line: whitespace collapsed only when it holds a line break (rare in an id)."""
+    return value if len(value.splitlines()) <= 1 else " ".join(value.split())
 
 
 def _clip(value: str) -> str:
@@ -251,16 +334,61 @@ def _ids(text: str, *, hashes: bool) -> list[str]:
         out += _COMMIT.findall(text)
     if hashes:
         out += [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
-    for match in _JOB.finditer(text):
-        value = match.group(1)
+    # The keyword search runs case-sensitively on a lower-cased copy (four times faster than IGNORECASE);
+    # the value is read from the original text at the same span when lower-casing kept every offset.
+    lowered = text.lower()
+    same = len(lowered) == len(text) and text.isascii()
+    for match in _job_matches(lowered) if same else _JOB.finditer(text):
+        value = text[match.start(1) : match.end(1)]
         if value.lower() not in _JOB_STOP and any(c.isdigit() for c in value):
-            out.append(f"{match.group(0).split()[0].rstrip(':=#').lower()} {value}")
+            out.append(f"{text[match.start() : match.end()].split()[0].rstrip(':=#').lower()} {value}")
+    return out
+
+
+def _job_matches(lowered: str) -> Iterator[re.Match[str]]:
+    """``_JOB_LOWER.finditer(lowered)``, tried only where a keyword starts (same matches, in the same order).
+
+    The pattern opens with a word boundary and an alternation, which the regex engine tries at every position; a
+    keyword-only pattern has a literal prefix set and skips ahead in C. A keyword is all letters, so one found
+    inside a longer keyword or word cannot start a match (no word boundary before it).
+    """
+    end = 0
+    for hit in _JOB_KEYWORD.finditer(lowered):
+        start = hit.start()
+        if start < end:
+            continue
+        match = _JOB_LOWER.match(lowered, start)
+        if match is not None:
+            end = match.end()
+            yield match
+
+
+def _error_lines(text: str) -> list[str]:
+    """The lines of ``text`` that may be error lines, in order: those holding an error keyword.
+
+    Same lines as ``text.splitlines()`` filtered by `_ERROR_LINE` would keep, without a regex call per line.
+    Lines are cut at newlines; a keyword line holding another line break (carriage return, form feed, ...) sends the
+    whole text down the plain path. Lines without a keyword cannot match, so breaks inside them do not matter.
+    """
+    out: list[str] = []
+    line_end = -1
+    for hit in _ERROR_KEYWORD.finditer(text):
+        if hit.start() < line_end:
+            continue  # same line as the previous hit
+        start = text.rfind("\n", 0, hit.start()) + 1
+        line_end = text.find("\n", hit.start())
+        if line_end < 0:
+            line_end = len(text)
+        line = text[start:line_end]
+        if _ODD_BREAK.search(line) is not None:
+            return text.splitlines()
+        out.append(line)
     return out
 
 
 def _errors(text: str) -> list[str]:
     out: list[str] = []
-    for line in text.splitlines():
+    for line in _error_lines(text):
         if len(line) < 400 and _ERROR_LINE.match(line):
             out.append(_clip(line))
     # The last error lines of a traceback say the most: keep the last few.
@@ -291,7 +419,8 @@ def _command(call: ToolCallBlock) -> str | None:
             first = value.strip().split("\n", 1)[0].strip()
             if first in _EDITOR_SUBCOMMANDS:
                 return None
-            first = " ".join(first.split())
+            if len(first.splitlines()) > 1:  # a line break other than \n would break the ledger's line format
+                first = " ".join(first.split())
             return first if len(first) <= MAX_COMMAND_CHARS else first[: MAX_COMMAND_CHARS - 1] + "…"
     return None
 
@@ -321,7 +450,12 @@ def _scan(message: Message) -> _Scan:
         _CACHE.move_to_end(id(message))
         return entry
     if _is_summary(message):
-        entry = _Scan(message, parse_ledger(message.text).facts, (), ())
+        carried = parse_ledger(message.text).facts
+        overflow = message.meta.get(OVERFLOW_META_KEY)
+        if isinstance(overflow, list | tuple) and overflow:
+            extra = parse_ledger(LEDGER_HEADER + "\n" + "\n".join(str(line) for line in overflow)).facts
+            carried = _dedupe([*carried, *extra])
+        entry = _Scan(message, carried, (), ())
     else:
         facts, calls = _scan_message(message)
         entry = _Scan(message, tuple(facts), tuple(calls.items()), _result_exits(message))
@@ -369,7 +503,7 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
                     value = _scanned(value)
                     facts.extend(Fact("file", p) for p in _paths(value))
                     if _ID_KEY.search(key) and 0 < len(value) <= 80 and "\n" not in value:
-                        facts.append(Fact("id", f"{key}={value}"))
+                        facts.append(Fact("id", _single_line(f"{key}={value}")))
                     else:
                         facts.extend(Fact("id", i) for i in _ids(value, hashes=True))
             case ToolResultBlock():
@@ -390,10 +524,19 @@ def _result_exits(message: Message) -> tuple[tuple[str, int], ...]:
         texts = [b.text for b in result.content if isinstance(b, TextBlock)]
         if not texts:
             continue
-        match = _EXIT.search(texts[0][:2000]) or _EXIT.search(texts[-1][-2000:])
+        match = _exit_search(texts[0][:2000]) or _exit_search(texts[-1][-2000:])
         if match is not None:
             out.append((result.call_id, int(match.group(1) or match.group(2))))
     return tuple(out)
+
+
+def _exit_search(text: str) -> re.Match[str] | None:
+    """``_EXIT.search(text)``, skipped when an ASCII text holds neither keyword (both branches need one)."""
+    if text.isascii():
+        lowered = text.lower()
+        if "exit" not in lowered and "<returncode>" not in lowered:
+            return None
+    return _EXIT.search(text)
 
 
 def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
@@ -413,11 +556,34 @@ def extract_facts(messages: Sequence[Message]) -> Ledger:
     return Ledger(_dedupe(ordered))
 
 
+_RENDERED: OrderedDict[str, tuple[Fact, ...]] = OrderedDict()
+RENDERED_CACHE_SIZE = 16
+"""Ledgers recently rendered by `Ledger.render_with_rest`, by text: the next compaction reads one of them back."""
+
+
+def _remember_rendered(text: str, facts: tuple[Fact, ...]) -> None:
+    _RENDERED[text] = facts
+    _RENDERED.move_to_end(text)
+    if len(_RENDERED) > RENDERED_CACHE_SIZE:
+        _RENDERED.popitem(last=False)
+
+
 def parse_ledger(text: str) -> Ledger:
-    """Read a rendered ledger back out of a summary text (no ledger: an empty one)."""
+    """Read a rendered ledger back out of a summary text (no ledger: an empty one).
+
+    A ledger this process rendered and that ends the text is not parsed again: its facts are remembered by
+    text (a rendered ledger reads back to exactly the facts it shows; a test checks the round trip).
+    """
     start = text.find(LEDGER_HEADER)
     if start < 0:
         return Ledger()
+    remembered = _RENDERED.get(text[start:])
+    if remembered is not None:
+        return Ledger(remembered)
+    return _parse_ledger_lines(text, start)
+
+
+def _parse_ledger_lines(text: str, start: int) -> Ledger:
     facts: list[Fact] = []
     for line in text[start + len(LEDGER_HEADER) :].splitlines():
         if not line.strip():
@@ -433,8 +599,44 @@ def parse_ledger(text: str) -> Ledger:
     return Ledger(_dedupe(facts))
 
 
-def ledger_for(messages: Sequence[Message], counter: TokenCounter, max_tokens: int) -> str:
-    """The rendered ledger of ``messages`` within ``max_tokens`` (empty when nothing fits)."""
+def known_facts(messages: Iterable[Message]) -> frozenset[tuple[str, str]]:
+    """Keys of the facts ``messages`` hold (cached per message): facts a ledger need not repeat next to them."""
+    return frozenset(f.key for m in messages for f in _scan(m).facts)
+
+
+def ledger_for(
+    messages: Sequence[Message],
+    counter: TokenCounter,
+    max_tokens: int,
+    *,
+    known: Collection[tuple[str, str]] = (),
+) -> str:
+    """The rendered ledger of ``messages`` within ``max_tokens`` (empty when nothing fits).
+
+    ``known``: keys of facts that stay verbatim elsewhere in the context (the kept part); they are left out, so
+    the cap goes to facts that would otherwise be lost. They come back when their messages are compacted.
+    """
     if max_tokens <= 0:
         return ""
-    return extract_facts(messages).render(counter, max_tokens)
+    ledger = extract_facts(messages)
+    if known:
+        ledger = Ledger(tuple(f for f in ledger.facts if f.key not in known))
+    return ledger.render(counter, max_tokens)
+
+
+def ledger_with_overflow(
+    messages: Sequence[Message],
+    counter: TokenCounter,
+    max_tokens: int,
+    *,
+    known: Collection[tuple[str, str]] = (),
+) -> tuple[str, tuple[str, ...]]:
+    """`ledger_for`, plus the rendered lines of the facts the cap left out (at most `MAX_OVERFLOW_FACTS`)."""
+    ledger = extract_facts(messages)
+    if known:
+        ledger = Ledger(tuple(f for f in ledger.facts if f.key not in known))
+    if max_tokens <= 0:
+        text, rest = "", tuple(ledger.ordered())
+    else:
+        text, rest = ledger.render_with_rest(counter, max_tokens)
+    return text, tuple(f.render() for f in rest[:MAX_OVERFLOW_FACTS])

@@ -102,12 +102,19 @@ def summary_header(count: int, archive_ref: str | None) -> str:
     return f"Summary of earlier conversation ({count} {noun}, archived at {where})"
 
 
-def summary_message(body: str, *, count: int, archive_ref: str | None) -> Message:
-    """The user message that replaces the compacted part (user, so both providers accept it anywhere)."""
+def summary_message(
+    body: str, *, count: int, archive_ref: str | None, meta: Mapping[str, Any] | None = None
+) -> Message:
+    """The user message that replaces the compacted part (user, so both providers accept it anywhere).
+
+    ``meta``: extra entries for the message's meta (never sent; e.g. the ledger facts its cap left out).
+    """
     text = summary_header(count, archive_ref)
     if body:
         text += "\n" + body
-    return Message(role="user", content=(TextBlock(text=text),), meta={SUMMARY_META_KEY: SUMMARY_META_VALUE})
+    return Message(
+        role="user", content=(TextBlock(text=text),), meta={**(meta or {}), SUMMARY_META_KEY: SUMMARY_META_VALUE}
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -145,6 +152,8 @@ class CompactionPlan:
     """Kept messages rewritten in place, with their originals (archived by the session)."""
     attachments: tuple[Message, ...] = ()
     """Messages re-attached right after the summary (pins, open tasks, project instructions)."""
+    summary_meta: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Extra meta of the summary message (not sent): the ledger facts its cap left out, for the next compaction."""
     summary: Message = field(init=False)
     """The summary message (header with the archive reference, then the body)."""
 
@@ -152,7 +161,9 @@ class CompactionPlan:
         object.__setattr__(
             self,
             "summary",
-            summary_message(self.summary_text, count=self.compacted_count, archive_ref=self.archive_ref),
+            summary_message(
+                self.summary_text, count=self.compacted_count, archive_ref=self.archive_ref, meta=self.summary_meta
+            ),
         )
 
     @property
@@ -214,6 +225,7 @@ class CompactionPlan:
         summary_text: str,
         counter: TokenCounter,
         details: Mapping[str, Any] | None = None,
+        summary_meta: Mapping[str, Any] | None = None,
     ) -> CompactionPlan:
         """Assemble a plan from a boundary on ``messages`` and a summary body, counting tokens."""
         lo, end = boundary.lo, boundary.compacted_end
@@ -233,6 +245,7 @@ class CompactionPlan:
             tokens_before=count_messages(counter, messages),
             tokens_after=0,
             details=MappingProxyType(dict(details or {})),
+            summary_meta=MappingProxyType(dict(summary_meta or {})),
         )
         after = count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS
         return replace(plan, tokens_after=after)
