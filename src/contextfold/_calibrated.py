@@ -226,8 +226,9 @@ def estimate_texts(texts: list[str]) -> int:
     Texts up to `SAMPLE_LIMIT` characters are joined with line breaks and
     estimated in one pass: a message is often a handful of short texts (a
     reply, a tool name, its arguments), and one pass over their join costs a
-    fraction of one pass each. Longer texts are sampled on their own. The
-    result is within a token or two of the sum of `estimate_tokens` per text.
+    fraction of one pass each (the join is sampled if it is long). Longer
+    texts are sampled on their own. The result is within about two tokens per
+    text of the sum of `estimate_tokens` over the texts (a test pins that).
     """
     if len(texts) == 1:
         return estimate_tokens(texts[0])

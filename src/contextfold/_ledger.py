@@ -128,6 +128,8 @@ _ERROR_LINE = re.compile(
 )
 _ERROR_KEYWORD = re.compile(r"Error|Exception|Failure|error|fatal|FAIL|ERROR|Traceback")
 """Every line `_ERROR_LINE` accepts holds one of these (see `_error_lines`)."""
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Every line break of `str.splitlines`."""
 _ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Line breaks of `str.splitlines` other than the newline."""
 _RULE_WORDS = re.compile(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
@@ -283,7 +285,7 @@ def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
 
 def _single_line(value: str) -> str:
     """``value`` as one ledger line: whitespace collapsed only when it holds a line break (rare in an id)."""
-    return value if len(value.splitlines()) <= 1 else " ".join(value.split())
+    return value if _LINE_BREAK.search(value) is None else " ".join(value.split())
 
 
 def _clip(value: str) -> str:
@@ -419,8 +421,7 @@ def _command(call: ToolCallBlock) -> str | None:
             first = value.strip().split("\n", 1)[0].strip()
             if first in _EDITOR_SUBCOMMANDS:
                 return None
-            if len(first.splitlines()) > 1:  # a line break other than \n would break the ledger's line format
-                first = " ".join(first.split())
+            first = _single_line(first)  # a line break other than \n would break the ledger's line format
             return first if len(first) <= MAX_COMMAND_CHARS else first[: MAX_COMMAND_CHARS - 1] + "…"
     return None
 
