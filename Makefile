@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+CORE_STAMP := $(VENV)/.installed-core
 
 .PHONY: demo test lint typecheck bench clean
 
@@ -10,11 +11,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# The demo needs only the core dependencies (pydantic, rich); the tests need the dev extra.
+$(CORE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(CORE_STAMP)
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(CORE_STAMP)
 
-demo: $(STAMP)
+demo: $(CORE_STAMP)
 	$(BIN)/contextfold demo
 
 lint: $(STAMP)
@@ -27,9 +33,13 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
 
+# The quick, self-contained benchmarks; each writes its section of benchmarks/results/, then BENCHMARKS.md is rebuilt.
+# The corpus replays (bench_replay, bench_quality, check_corpus, calibrate) are documented in BENCHMARKS.md.
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python benchmarks/bench_count.py --out benchmarks/results/tokens.md
+	$(BIN)/python benchmarks/bench_demo.py --write
+	$(BIN)/python benchmarks/build_report.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
