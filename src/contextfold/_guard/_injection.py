@@ -11,8 +11,11 @@ boundary: a paraphrase no rule anticipates passes.
 Rules are regular expressions with bounded repetition only, so a scan is
 linear in the input. The scan is on the agent loop's hot path (every tool
 result), so no rule runs over the whole text: each rule names literal anchors
-that every match contains, anchors are found with ``bytes.find`` (C speed), and
-the rule runs only in a bounded window around each anchor (a single
+that every match contains (mostly word starts) and optional gate words. The
+distinct letter runs of the text are computed once (C-level translate/split/
+set); an index from anchor to rules picks the rules that can match, gates are
+set intersections, each needed anchor is located by one literal-first regex,
+and the rule runs only in a bounded window around each anchor (a single
 ``match`` at the anchor when the match starts there).
 """
 
@@ -76,6 +79,11 @@ _PROMPT_THING = r"(?:system ?prompt|system ?message|system ?instructions|(?:init
 _SECRET_THING = r"(?:api ?keys?|passwords?|secrets?|credentials?|(?:access|auth|bearer|api|session|refresh|secret|github|slack) tokens?|private ?keys?|ssh ?keys?|id_rsa|env(?:ironment)? variables|\.env\b|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)|connection strings?|conversation(?: history)?|chat history|cookies?|session ids?)"
 
 
+# Anchor kinds: where a literal must sit for a rule to be able to match there.
+_INNER, _START, _WORD = 0, 1, 2
+_Key: TypeAlias = tuple[bytes, int]
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     """One rule: its regex and the literal anchors every match contains (see `_RULES`)."""
@@ -84,54 +92,58 @@ class _Rule:
     category: Category
     severity: Severity
     pattern: re.Pattern[str]
-    anchors: tuple[tuple[bytes, int, bool], ...]
+    anchors: tuple[tuple[bytes, int, int], ...]
     after: int
-    gate: tuple[tuple[bytes, ...], ...]
-    keys: frozenset[tuple[bytes, bool]]
+    gate: tuple[frozenset[bytes], ...]
+    keys: frozenset[_Key]
 
 
 def _r(
     rule_id: str, category: Category, severity: Severity, pattern: str, anchors: str, after: int = 500, gate: str = ""
 ) -> _Rule:
-    parsed: list[tuple[bytes, int, bool]] = []
+    parsed: list[tuple[bytes, int, int]] = []
     for word in anchors.split():
-        start = word.startswith("^")
-        lit, sep, before = word.lstrip("^").rpartition(":")
+        kind = _WORD if word.startswith("=") else _START if word.startswith("^") else _INNER
+        lit, sep, before = word.lstrip("^=").rpartition(":")
         if not (sep and before.isdigit()):
-            lit, before = word.lstrip("^"), "0"
-        parsed.append((lit.encode("ascii"), int(before), start))
-    groups = tuple(tuple(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
-    keys = frozenset((lit, start) for lit, _, start in parsed)
+            lit, before = word.lstrip("^="), "0"
+        if kind != _INNER and not re.fullmatch(r"[a-z]+", lit):
+            raise ValueError(f"{rule_id}: word anchor {lit!r} must be letters")
+        parsed.append((lit.encode("ascii"), int(before), kind))
+    groups = tuple(frozenset(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
+    keys = frozenset((lit, kind) for lit, _, kind in parsed)
     return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys)
 
 
-# (rule id, category, severity, pattern, anchors, after). Every match of a rule contains one of its anchors
-# (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number: the
-# match starts at the anchor) and ends at most ``after`` characters past it. The scan finds anchors with
-# bytes.find and runs a rule only there; tests/test_guard_injection.py checks this against a full scan.
+# (rule id, category, severity, pattern, anchors, after, gate). Every match of a rule contains one of its
+# anchors (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number:
+# the match starts at the anchor) and ends at most ``after`` characters past it. An anchor is "=word" (a whole
+# letter run), "^stem" (a letter run starting with it) or a bare literal (anywhere, also inside a word).
+# ``gate``: space-separated groups of words ("a|b"), each group having a whole letter run in every match.
+# The scan runs a rule only around its anchors; tests/test_guard_injection.py checks this against a full scan.
 _RULES: tuple[_Rule, ...] = (
     # --- system override
     _r("override.ignore", "system_override", "high", rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b",
-       "ignor disregard forget overrid bypass discard abandon throw neglect omit attention:60 follow:60 obey:60"),
+       "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60"),
     _r("override.void", "system_override", "high",
        r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
-       "instruction:90 direction:90 rules:90"),
+       "^instruction:90 ^direction:90 ^rules:90"),
     _r("override.new", "system_override", "high",
        r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b",
-       "instruction:150 reprogramming:50 upgrade:50 situation:50"),
+       "^instruction:150 ^reprogramming:50 ^upgrade:50 ^situation:50"),
     _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind"),
     _r("override.start_over", "system_override", "medium",
        r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)",
-       "ignor:150 instruction:150"),
+       "^ignor:150 ^instruction:150"),
     _r("override.override", "system_override", "high",
        r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b",
-       "overrid:60"),
+       "^overrid:60"),
     _r("override.unrestricted", "system_override", "medium",
        r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content |moral )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b",
        "^disregard ^ignore ^without ^bypass"),
     _r("override.not_bound", "system_override", "high",
        r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
-       "bound:100 restricted:100 limited:100 constrained:100 abide:100 comply:100 adhere:100 free",
+       "^bound:100 ^restricted:100 ^limited:100 ^constrained:100 ^abide:100 ^comply:100 ^adhere:100 ^free",
        gate="rules|guideline|polic|restriction|filter|limitation|ethic|moral|confines"),
     # --- role confusion
     _r("role.chatml", "role_confusion", "high",
@@ -147,7 +159,7 @@ _RULES: tuple[_Rule, ...] = (
     _r("role.fake_user", "role_confusion", "medium",
        r"(?m)^[\x20\t>]{0,4}(?:user|human) ?:[\x20\t]{0,4}[^\n]{0,60}\b(?:please|next|thanks|could you|ignore|repeat|tell me|now)\b",
        "^user:10 ^human:10", 200),
-    _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "assistant:80"),
+    _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "^assistant:80"),
     _r("role.tag", "role_confusion", "high",
        r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:",
        "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
@@ -156,7 +168,7 @@ _RULES: tuple[_Rule, ...] = (
        "^now:60 ^longer:60", gate="you"),
     _r("role.persona", "role_confusion", "high",
        r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
-       "unrestricted unfiltered jailbroken uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
+       "^unrestricted ^unfiltered ^jailbroken ^uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
     _r("role.mode", "role_confusion", "high",
        r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
        "^mode:60", 10),
@@ -179,45 +191,48 @@ _RULES: tuple[_Rule, ...] = (
        "^workflow:80 ^updated ^tool:110 ^function:110", 80),
     _r("tool.poisoning", "tool_call_injection", "high",
        r"<important>|\bbefore using this tool,? (?:you must )?(?:read|pass|send|call|fetch|include|collect)\b|\b(?:pass|send|include|put) (?:its|the|their|all) (?:content|contents|output) as (?:the )?['\"]?\w{1,30}['\"]? (?:argument|parameter|field)|\botherwise the tool will not work\b|\bdo not mention that you\b",
-       "<important> ^tool:100 ^pass ^send ^include ^put ^otherwise ^mention:50", 300),
+       "<important> ^tool:100 ^pass ^send ^include ^put ^otherwise ^mention:50", 220,
+       gate="important|tool|argument|parameter|field|mention"),
     _r("tool.shell", "tool_call_injection", "medium",
        r"\b(?:run|execute) (?:the following|this) (?:command|shell command|script)\b[^\n]{0,20}:|\bcurl [^\n]{0,100}\| ?(?:ba)?sh\b|\brm -rf /(?:\s|$|\")",
        "^command:120 ^script:120 ^curl ^rf:30", 300),
     # --- secret extraction
     _r("secret.prompt", "secret_extraction", "high",
        rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
-       "prompt:300 message:300 instruction:300 directive:300 rules:300 guideline:300 configuration:300 parameter:300 programming:300 initialization:300 polic:300"),
+       "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60),
     _r("secret.prompt_question", "secret_extraction", "high",
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
-       "^what instruction:120 ^repeat ^opposite"),
+       "^what ^instruction:120 ^repeat ^opposite"),
     _r("secret.prompt_continue", "secret_extraction", "high",
        r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were|says|contains) ?:|\bconsole\.log ?\(~(?:system|prompt|instructions)",
-       "prompt:60 instruction:60 console"),
+       "^prompt:60 ^instruction:60 ^console"),
     _r("secret.prompt_above", "secret_extraction", "high",
        r"\b(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell out|write out|type out|summari[sz]e)[:,]? (?:me |us )?(?:all |everything |exactly |verbatim )?(?:(?:of )?(?:the |your )?(?:text|words|content|messages?|lines?|instructions|prompt|everything)(?: (?:written|given|provided|that (?:was|were) (?:written|given)))? )?(?:above|before this (?:line|message|point|conversation)|before my (?:first )?(?:messages?|questions?)|preceding this|prior to this|at the (?:start|beginning) of (?:this|the|our) (?:conversation|chat|session))\b",
-       "above:200 before:200 preceding:200 prior:200 start:200 beginning:200"),
+       "^above:200 ^before:200 ^preceding:200 ^prior:200 ^start:200 ^beginning:200", 80,
+       gate="above|this|my|conversation|chat|session"),
     _r("secret.credentials", "secret_extraction", "high",
        rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
-       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200"),
+       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60),
     _r("secret.exfil_url", "secret_extraction", "high",
        r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
-       "![ encoded:60 summary:50", 600),
+       "![ ^encoded:60 ^summary:50", 600),
     _r("secret.read_sensitive", "secret_extraction", "high",
        r"\b(?:read|cat|open|collect|gather|include|attach|check) (?:the )?(?:contents? of )?(?:\x7e/\.ssh|\x7e/\.aws|\x7e/\.cursor/mcp\.json|/etc/passwd|id_rsa|(?:our |your |the )?\.env files?|environment variables containing)",
        "^ssh:150 ^aws:150 ^mcp:150 ^passwd:150 ^rsa:150 .env:150 ^containing:150", 100),
     # --- generic instruction injection
     _r("inject.note_to_ai", "instruction_injection", "high",
        r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the )?(?:automated|ai|llm|language model|assistant|chatbot|model|agent|analysis software|screening system|bots?|any ai)\b|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing) this\b",
-       "^note ^message ^instruction ^attention ^reading:60 ^processing:60 ^parsing:60 ^summari:60 ^analy:60", 300),
+       "^note ^message ^instruction ^attention ^reading:60 ^processing:60 ^parsing:60 ^summari:60 ^analy:60", 150,
+       gate="automated|ai|llm|language|assistant|chatbot|model|agent|analysis|screening|bot|bots|any|ais|llms|assistants|models|chatbots|agents"),
     _r("inject.hide_from_user", "instruction_injection", "high",
        r"\bdo(?: not|n't) (?:tell|mention|inform|reveal|alert|notify|show)(?: this| it| that)?(?: step)?(?: to)? (?:the )?user\b|\bwithout (?:telling|informing|alerting|notifying) the user\b|\b(?:never|don't|do not) reveal these instructions\b|\bkeep (?:this|it|these instructions) (?:a )?secret from the user\b|\bthe user (?:must|should) (?:not|never) (?:know|find out|be told)\b",
-       "user:200 instruction:100", 200),
+       "^user:200 ^instruction:100", 200),
     _r("inject.if_asked", "instruction_injection", "high",
        r"\bif (?:the )?(?:user )?(?:asks?|asked|questioned)\b[^\n.]{0,60}\b(?:respond|reply|answer|say|report|tell|output)\b|\b(?:simply|only|just) (?:respond|reply|answer|say|output|print) (?:with )?(?:only )?(?:the following|[\"'])",
        "^ask:80 ^question:80 ^simply ^only ^just", 300),
     _r("inject.new_instructions", "instruction_injection", "high",
        r"(?:\bnew|\bupdated|\badditional|\breal|\bactual|\bhidden|\bimportant|\bcore|\bsecret) instructions? ?:|\bfollow (?:these|the|my) (?:new|hidden|real|updated) instructions\b|-- ?(?:core instruction|legal amendment, follow instruction)|\bfollow instruction\b",
-       "instruction:120", 200),
+       "^instruction:120", 200),
     _r("inject.regardless", "instruction_injection", "high",
        r"\bregardless of (?:any |all |the |your )?(?:previous |prior |earlier |other )?(?:instructions|rules|guidelines|what you were told)\b|\byou (?:may|must|will) not deviate from this\b",
        "^regardless ^deviate:80"),
@@ -229,10 +244,11 @@ _RULES: tuple[_Rule, ...] = (
        "^now:40", gate="from"),
     _r("inject.instead", "instruction_injection", "medium",
        r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b",
-       "^instead:30 ^repeat ^pwned:60"),
+       "^instead:30 ^repeat ^pwned:60", 200,
+       gate="print|say|output|write|respond|reply|tell|translate|repeat|pwned"),
     _r("inject.new_task", "instruction_injection", "high",
        r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b",
-       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 prompt:80 ^important ^attention ^urgent ^notice"),
+       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 ^prompt:80 ^important ^attention ^urgent ^notice"),
     _r("inject.exfil_mail", "instruction_injection", "high",
        r"\b(?:forward|send|email|upload|post|transfer) (?:all|every|each|the entire|the whole|any) (?:[\w-]{1,20} ){0,4}to (?:[\w.+-]{1,64}@[\w-]{1,64}\.|https?://)",
        "^forward ^send ^email ^upload ^post ^transfer", 400),
@@ -242,40 +258,63 @@ _RULES: tuple[_Rule, ...] = (
     # --- secret extraction by paraphrase (families: what were you given / your system prompt / the AI's prompt)
     _r("secret.given", "secret_extraction", "high",
        r"\b(?:instructions?|rules|guidelines|constraints|limitations|directives|persona|role|prompt)\b[^.?!\n]{0,40}?\b(?:were you|have you been|has been|have been|are you|must you have been|you(?:'ve| have)? been|you were|you are|you're) (?:given|assigned|set|configured|programmed|instructed|provided|operating under|running under|bound by|following)\b|\bhow you (?:were|have been) (?:configured|programmed|instructed|set up|prompted)\b|\bwhat instructions? (?:causes?|prevents?|makes?|tells?|defines?|do you have)\b|\b(?:quote|recite|show|read|print)(?: me)? the (?:relevant |specific |exact )?instructions?\b|\b(?:any )?(?:hidden|secret|confidential)(?: or (?:hidden|secret|confidential))? (?:instructions|rules|prompts?)(?: i| you| we)\b|\b(?:beginning|start|top) of (?:your|the) context(?: window)?\b|\b(?:text|words|content|everything)\b[^.?!\n]{0,30}\bbefore (?:my|this|our) (?:first )?(?:messages?|questions?|conversation)\b",
-       "instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 prompt:120 ^how ^context:40 ^before:120", 200),
+       "^instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 ^prompt:120 ^how ^context:40 ^before:120", 200,
+       gate="you|been|instruction|instructions|rules|prompt|prompts|context|before"),
     _r("secret.your_prompt", "secret_extraction", "high",
        r"\b(?:what(?:'s| is| are| were)?|how many|which|quote|summari[sz]e|paraphrase|describe|analy[sz]e|audit|document|break down|encode|anagram|spell|use|provide|respond with|reply with|translate|output|show|print|reveal|display|repeat|tell me|give me|share|write|list|read|recite|dump|leak|sells? me on|confirm|correct|verify|contains?|says|similar to|words? of|part of|characters in|letters of|section of|do|does)\b[^.?!\n]{0,60}?\byour (?:own )?(?:[\w-]{1,20} ){0,2}?(?:system ?prompt|system ?instructions|system ?configuration|system ?message|instructions?|pre-?prompt|configuration)\b|\b(?:ai|assistant|bot|chatbot|model|system)'s (?:system )?(?:prompt|configuration|instructions)\b|\bwhat'?s in (?:the|your) system prompt\b|\breveal_(?:system_)?prompt\b|\{\{ ?system_prompt ?\}\}|\[your_system_prompt(?:_here)?\]|(?m:(?:^|[.?!] ?|\b(?:is|seen|saw|know|about|verify|confirm|of) )your (?:system ?prompt|pre-?prompt)\b)|\byour prompt (?:starts|begins) with\b",
-       "prompt:120 instruction:120 configur:120 message:120 ^reveal {{", 120),
+       "^prompt:120 ^instruction:120 ^configur:120 ^message:120 ^reveal {{ systemprompt:120 systemmessage:120 systeminstruction:120 systemconfiguration:120 preprompt:120", 70,
+       gate="your|ai|assistant|bot|chatbot|model|system|reveal"),
     # --- generic instruction injection: agent-directed "important message" letters
     _r("inject.important_message", "instruction_injection", "high",
        r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
-       "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop"),
+       "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop", 200,
+       gate="message|you|following"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
-       "prompt:60 jailbreak"),
+       "^prompt:60 ^jailbreak"),
 )  # fmt: skip
 
 _EXCERPT = 80
-_ANCHORS: frozenset[tuple[bytes, bool]] = frozenset((lit, start) for rule in _RULES for lit, _, start in rule.anchors)
-# Word anchors are pure [a-z]; the others start with a rare character and are found by one regex.
-_WORD_ANCHORS: tuple[tuple[bytes, bool], ...] = tuple(sorted(a for a in _ANCHORS if re.fullmatch(rb"[a-z]+", a[0])))
-_PUNCT_ANCHORS = re.compile(
-    b"|".join(re.escape(a) for a, _ in sorted(_ANCHORS - set(_WORD_ANCHORS), key=lambda a: (-len(a[0]), a)))
-)
-_PUNCT_KEYS = _ANCHORS - set(_WORD_ANCHORS)
-# Anchors inside words are looked for one by one in the joined word list; word-start anchors all at once, by
-# one regex over the word list that matches every word's longest anchor prefix (shorter anchor prefixes of the
-# same word are then added from _SHORTER).
-_INNER_PROBES: tuple[tuple[bytes, bool], ...] = tuple(a for a in _WORD_ANCHORS if not a[1])
-_START_LITS = sorted({lit for lit, start in _WORD_ANCHORS if start}, key=lambda b: (-len(b), b))
-_START_RX = re.compile(b" (" + b"|".join(_START_LITS) + b")")
-_SHORTER: dict[bytes, tuple[bytes, ...]] = {
-    lit: tuple(o for o in _START_LITS if o != lit and lit.startswith(o)) for lit in _START_LITS
+_ALL_KEYS: frozenset[_Key] = frozenset(key for rule in _RULES for key in rule.keys)
+# Which rules each anchor can start: presence of anchors is found for the whole text at once, then only the
+# rules they index are considered (no per-rule loop when nothing matches).
+_BY_KEY: dict[_Key, tuple[int, ...]] = {
+    key: tuple(i for i, rule in enumerate(_RULES) if key in rule.keys) for key in sorted(_ALL_KEYS)
 }
+# Whole-word anchors: one set intersection with the text's distinct letter runs.
+_WORD_LITS: frozenset[bytes] = frozenset(lit for lit, kind in _ALL_KEYS if kind == _WORD)
+# Word-start anchors: one regex over the joined distinct letter runs, matching each run's longest anchor prefix
+# (shorter anchor prefixes of the same run are then added from _SHORTER).
+_START_LITS = sorted({lit for lit, kind in _ALL_KEYS if kind == _START}, key=lambda b: (-len(b), b))
+_START_RX = re.compile(b" (" + b"|".join(_START_LITS) + b")")
+_SHORTER: dict[bytes, frozenset[_Key]] = {
+    lit: frozenset((o, _START) for o in _START_LITS if lit.startswith(o)) for lit in _START_LITS
+}
+# Inner letter anchors (also inside a word: glued "ignoreallprevious", "systemprompt"): substring probes on the
+# joined letter runs. Other inner anchors start with a rare character and are found by one regex over the text.
+_INNER_PROBES: tuple[bytes, ...] = tuple(
+    sorted(lit for lit, kind in _ALL_KEYS if kind == _INNER and re.fullmatch(rb"[a-z]+", lit))
+)
+_PUNCT_LITS = sorted(
+    (lit for lit, kind in _ALL_KEYS if kind == _INNER and not re.fullmatch(rb"[a-z]+", lit)), key=lambda b: (-len(b), b)
+)
+_PUNCT_ANCHORS = re.compile(b"|".join(re.escape(a) for a in _PUNCT_LITS))
 # Cheap pre-check: punctuation anchors all start with one of these two-character prefixes.
-_PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a, _ in _PUNCT_KEYS})))
+_PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a in _PUNCT_LITS})))
+
+
+def _locator(lit: bytes, kind: int) -> re.Pattern[bytes]:
+    """A regex finding ``lit`` where an anchor of ``kind`` can be (literal first: ``re`` then scans at C speed)."""
+    esc = re.escape(lit)
+    if kind == _INNER:
+        return re.compile(esc)
+    tail = b"(?![a-z])" if kind == _WORD else b""
+    # A word starts after a non-letter or after an escaped blank (``\n``, which the rules read as a separator).
+    return re.compile(esc + b"(?:(?<![a-z]" + esc + b")|(?<=\\\\[nrt]" + esc + b"))" + tail)
+
+
+_LOCATE: dict[_Key, re.Pattern[bytes]] = {key: _locator(*key) for key in _ALL_KEYS}
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
-_LOWER = frozenset(range(97, 123))
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|no|cannot|can't|won't|shouldn't|mustn't)\b[^.\n]{0,30}$")
 _QUOTED_BEFORE = re.compile(
     r"(?:[\"'`“‘]|\b(?:such as|e\.g\.?|for example|for instance|phrases? like|attacks? like|patterns? like|"
@@ -300,70 +339,58 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     return False
 
 
-def _find_all(haystack: bytes, needle: bytes) -> list[int]:
-    out: list[int] = []
-    i = haystack.find(needle)
-    while i != -1:
-        out.append(i)
-        i = haystack.find(needle, i + 1)
-    return out
+def _present(raw: bytes) -> tuple[set[bytes], set[_Key], dict[_Key, list[int]]]:
+    """The distinct letter runs of ``raw``, the anchors that occur, and the positions of punctuation anchors.
 
-
-def _words(raw: bytes) -> bytes:
-    """The distinct letter runs of ``raw``, each preceded by a space (translate, split, set, join: all C)."""
-    return b" " + b" ".join(set(raw.translate(_LETTERS).split()))
-
-
-def _gate_open(rule: _Rule, words: bytes) -> bool:
-    """Every gate group has a word occurring in the text (a necessary condition for any match)."""
-    return all(any(w in words for w in group) for group in rule.gate)
-
-
-def _anchor_hits(raw: bytes, words: bytes) -> tuple[list[_Rule], dict[tuple[bytes, bool], list[int]]]:
-    """The rules that can match (an anchor occurs, the gate is open) and the positions of their anchors.
-
-    Which word anchors occur is read off ``words`` (a few microseconds for a
-    typical tool result); only those are located in the text with
-    ``bytes.find``, once per literal. Punctuation anchors are found by one
-    regex, run only when one of their two-character prefixes occurs.
+    All C-level: translate/split/set for the letter runs, one set intersection for whole-word anchors, one
+    regex over the joined runs for word-start anchors, a few substring probes for inner ones.
     """
-    present = {key for key in _INNER_PROBES if key[0] in words}
-    for lit in set(_START_RX.findall(words)):
-        present.add((lit, True))
-        for shorter in _SHORTER[lit]:
-            present.add((shorter, True))
-    punct: dict[tuple[bytes, bool], list[int]] = {}
+    toks = set(raw.translate(_LETTERS).split())
+    if b"\\" in raw:  # an escaped blank (``\n``) separates words for the rules: split there too
+        toks.update(
+            raw.replace(b"\\n", b"  ").replace(b"\\r", b"  ").replace(b"\\t", b"  ").translate(_LETTERS).split()
+        )
+    present: set[_Key] = {(lit, _WORD) for lit in _WORD_LITS.intersection(toks)}
+    joined = b" " + b" ".join(toks)
+    for lit in set(_START_RX.findall(joined)):
+        present |= _SHORTER[lit]
+    for lit in _INNER_PROBES:
+        if lit in joined:
+            present.add((lit, _INNER))
+    punct: dict[_Key, list[int]] = {}
     if _PUNCT_FIRST.search(raw) is not None:
         for m in _PUNCT_ANCHORS.finditer(raw):
-            punct.setdefault((m.group(), False), []).append(m.start())
-    if punct:
-        present |= punct.keys()
-    rules = [
-        rule for rule in _RULES if not rule.keys.isdisjoint(present) and (not rule.gate or _gate_open(rule, words))
-    ]
-    hits: dict[tuple[bytes, bool], list[int]] = dict(punct)
-    found_by_lit: dict[bytes, list[int]] = {}
+            punct.setdefault((m.group(), _INNER), []).append(m.start())
+        present.update(punct)
+    return toks, present, punct
+
+
+def _anchor_hits(raw: bytes) -> tuple[list[_Rule], dict[_Key, list[int]]]:
+    """The rules that can match (an anchor occurs, the gate is open) and the positions of their anchors.
+
+    Only the anchors of those rules are located, each by one C-level regex scan.
+    """
+    toks, present, hits = _present(raw)
+    if not present:
+        return [], hits
+    idx: set[int] = set()
+    for key in present:
+        idx.update(_BY_KEY[key])
+    rules = [rule for rule in (_RULES[i] for i in sorted(idx)) if all(not g.isdisjoint(toks) for g in rule.gate)]
     for rule in rules:
         for key in rule.keys:
-            if key in hits or key not in present:
-                continue  # punctuation anchors are already in ``hits``
-            lit, start = key
-            found = found_by_lit.get(lit)
-            if found is None:
-                found = found_by_lit[lit] = _find_all(raw, lit)
-            if start:  # only where a word starts (most rules begin with \b)
-                found = [p for p in found if p == 0 or raw[p - 1] not in _LOWER]
-            hits[key] = found
+            if key in present and key not in hits:
+                hits[key] = [m.start() for m in _LOCATE[key].finditer(raw)]
     return rules, hits
 
 
-def _rule_matches(rule: _Rule, folded: str, hits: dict[tuple[bytes, bool], list[int]]) -> list[re.Match[str]]:
+def _rule_matches(rule: _Rule, folded: str, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
     """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor)."""
     n = len(folded)
     windows = [
         (max(0, p - before), min(n, p + len(lit) + rule.after), before)
-        for lit, before, start in rule.anchors
-        for p in hits.get((lit, start), ())
+        for lit, before, kind in rule.anchors
+        for p in hits.get((lit, kind), ())
     ]
     if not windows:
         return []
@@ -431,7 +458,7 @@ def scan_injection(text: str) -> list[Finding]:
     norm = normalize(text)
     folded = norm.text
     raw = folded.encode("ascii", "replace")  # one byte per character: offsets are those of ``folded``
-    rules, hits = _anchor_hits(raw, _words(raw))
+    rules, hits = _anchor_hits(raw)
     findings: list[Finding] = []
     for rule in rules:
         for group in _groups(_rule_matches(rule, folded, hits)):
