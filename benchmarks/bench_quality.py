@@ -16,6 +16,10 @@ no model is used. Measured per strategy and window:
 - tiers: share of compactions that needed no model (all here), compactions per tier, tokens reclaimed per tier.
 
     .venv/bin/python benchmarks/bench_quality.py --windows 16000 32000 --md out.md
+    .venv/bin/python benchmarks/bench_quality.py --windows 16000 --strategies digest --lost   # why items are lost
+
+``--lost`` classifies, at every compaction turn, each lost item by what dropped it (stderr; ``CF_LOST_VERBOSE=1``
+lists them one by one).
 """
 
 from __future__ import annotations
@@ -116,11 +120,12 @@ def tools_of(conv: dict[str, Any]) -> list[ToolSpec]:
     return out
 
 
-def lost_reason(kind: str, value: str, summary: str, extracted: set[str]) -> str:
-    """Which tier dropped an item that left the context and is not verbatim in what is sent.
+def lost_reason(value: str, summary: str, extracted: set[str]) -> str:
+    """Why an item that left the context is not verbatim in what is sent (at a compaction turn).
 
-    ``not extracted``: the ledger's rules never saw it (or wrote it differently); ``ledger cap``: extracted but
-    cut by the ledger's token cap; ``summary cut``: not even the digest text holds it (the ledger was empty).
+    ``not extracted``: the ledger's rules never saw it, or wrote it differently (e.g. with its spaces
+    collapsed); ``ledger cap``: extracted, but the ledger's token cap cut it (and the digest lines do not hold
+    it either); ``no ledger (no room)``: the summary has no ledger at all, there was no room for one.
     """
     ledger_at = summary.find(LEDGER_HEADER)
     if not any(value in e or e in value for e in extracted):
@@ -205,9 +210,9 @@ async def replay(
                     gone = [m for m in originals_seen if id(m) not in sent_ids]
                     extracted = {f.value for f in extract_facts(gone).facts}
                     for k, v in missing:
-                        lost[(k, lost_reason(k, v, summary, extracted))] += 1
+                        lost[(k, lost_reason(v, summary, extracted))] += 1
                         if os.environ.get("CF_LOST_VERBOSE"):
-                            print(f"LOST {k} {lost_reason(k, v, summary, extracted)}: {v!r}", file=sys.stderr)
+                            print(f"LOST {k} {lost_reason(v, summary, extracted)}: {v!r}", file=sys.stderr)
         rows.append(row)
     return {"rows": rows, "compactions": compactions, "file": conv["_file"]}
 

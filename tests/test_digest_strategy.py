@@ -11,7 +11,7 @@ from contextfold._boundaries import last_user_index, safe_cuts
 from contextfold._config import ContextConfig
 from contextfold._digest_strategy import DigestStrategy
 from contextfold._groups import orphan_results, pending_tail, unanswered_calls
-from contextfold._messages import Message, ToolCallBlock
+from contextfold._messages import Message, ToolCallBlock, iter_text
 from contextfold._plan import (
     ARCHIVE_REF_TOKENS,
     CompactionPlan,
@@ -158,3 +158,32 @@ def test_deterministic(messages: list[Message], window: int) -> None:
         assert first.messages == second.messages
         assert first.summary.text == second.summary.text
         assert (first.tokens_before, first.tokens_after) == (second.tokens_before, second.tokens_after)
+
+
+class LumpyCounter:
+    """A counter that is not additive: long texts cost more than their parts (like a content-aware estimate)."""
+
+    key = "lumpy"
+
+    def count_text(self, text: str) -> int:
+        base = round(len(text.encode("utf-8", "surrogatepass")) / 4)
+        return base + base * base // 4000 + text.count("\n\n") * 3
+
+    def count_message(self, message: Message) -> int:
+        return sum(self.count_text(t) for t in iter_text(message))
+
+
+@settings(max_examples=150, deadline=None)
+@given(messages=conversations(max_turns=10), window=WINDOWS)
+def test_fits_the_budget_with_a_non_additive_counter(messages: list[Message], window: int) -> None:
+    """The summary is recounted as assembled (header, digest and ledger); a plan never exceeds the budget."""
+    counter = LumpyCounter()
+    config = ContextConfig(window=window)
+    try:
+        plan = DigestStrategy().plan(messages, counter=counter, config=config)
+    except ContextOverflowError:
+        return
+    if plan is None:
+        return
+    assert plan.tokens_after <= config.budget
+    assert count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS <= config.budget

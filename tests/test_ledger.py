@@ -211,6 +211,12 @@ _WORDS = st.sampled_from(
         "é",
         "ı",
         "K",
+        "TASK",
+        "Job",
+        "#12",
+        "commit ",
+        "3f2a9c1",
+        "https://e.com/x",
     ]
 )
 _TEXTS = st.lists(_WORDS, max_size=60).map("".join)
@@ -333,3 +339,24 @@ def test_id_argument_with_a_line_break_stays_one_ledger_line() -> None:
     facts = extract_facts([Message(role="assistant", content=(call,))])
     assert Fact("id", "order_id=A1 B2") in facts.facts
     assert parse_ledger(facts.render()).facts == facts.facts
+
+
+def _ids_reference(text: str, hashes: bool) -> list[str]:
+    """`_ids` written plainly: every rule a regex over the whole text, the job rule with IGNORECASE."""
+    m = ledger_module
+    out = [u.rstrip(".,:;") for u in m._URL.findall(text)]
+    out += [f"#{n}" for n in m._ISSUE.findall(text)]
+    out += m._COMMIT.findall(text)
+    if hashes:
+        out += [h for h in m._HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
+    for match in m._JOB.finditer(text):
+        value = text[match.start(1) : match.end(1)]
+        if value.lower() not in m._JOB_STOP and any(c.isdigit() for c in value):
+            out.append(f"{text[match.start() : match.end()].split()[0].rstrip(':=#').lower()} {value}")
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS, st.booleans())
+def test_ids_equal_the_plain_rules(text: str, hashes: bool) -> None:
+    assert ledger_module._ids(text, hashes=hashes) == _ids_reference(text, hashes)

@@ -8,7 +8,10 @@ it). Tiers are chosen so the digest fits its token target: everything starts
 Truncated and the oldest messages degrade first, so the newest compacted
 history stays the most detailed. If even one sentence per stretch does not
 fit, the oldest stretches are replaced by one line pointing at the archive.
-Pure and deterministic: same input, same digest.
+Pure and deterministic: same input, same digest. The common case (the
+whole older part fits at the Truncated tier) costs one count of the
+assembled text: Compact lines, sentences and per-line counts are only
+computed when it does not fit.
 """
 
 from __future__ import annotations

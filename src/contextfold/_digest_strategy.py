@@ -7,8 +7,14 @@ messages are the prompt and are never compacted; if they alone do not fit
 the budget, it raises `ContextOverflowError` naming that floor.
 
 The facts ledger (`contextfold._ledger`) of the compacted part is attached
-after the digest, verbatim; it may take up to ``ledger_share`` of the
-summary's tokens, and what it leaves unused goes to the digest.
+after the digest, verbatim; it may take up to ``ledger_share`` (0.9) of the
+summary's tokens, and what it leaves unused goes to the digest: when room is
+tight, facts are kept before prose. When the cap still cuts facts (a large
+latest turn, kept verbatim by invariant 4, leaves little room), the facts it
+cut ride along in the summary's meta (`OVERFLOW_META_KEY`, never sent) and
+the next compaction, with more room, brings them back. The room set aside
+for the ledger before the cut is chosen is estimated from cached per-line
+costs (`ledger_size`), without building a ledger of the whole history.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from contextfold._config import ContextConfig
 from contextfold._digest import build_digest
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._groups import call_names, pending_tail
-from contextfold._ledger import OVERFLOW_META_KEY, known_facts, ledger_size, ledger_with_overflow
+from contextfold._ledger import OVERFLOW_META_KEY, ledger_size, ledger_with_overflow
 from contextfold._messages import Message
 from contextfold._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
 from contextfold._tokens import TokenCounter, count_messages
@@ -44,10 +50,7 @@ class DigestStrategy:
     ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
     rules the boundary must satisfy (tool pairing and thinking by default);
     ``ledger_share`` is the share of the summary the facts ledger may take
-    (0 turns the ledger off). ``skip_kept_facts``: leave out of the ledger the
-    facts that the kept part still holds verbatim (they are in the context
-    anyway, and come back into the ledger when their messages are compacted);
-    turn it off when something may rewrite the kept part after planning.
+    (0 turns the ledger off).
     """
 
     name = "digest"
@@ -58,7 +61,6 @@ class DigestStrategy:
         truncate_chars: int = 400,
         rules: Sequence[CutRule] = DEFAULT_RULES,
         ledger_share: float = 0.9,
-        skip_kept_facts: bool = False,
     ) -> None:
         if truncate_chars < 16:
             raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
@@ -67,7 +69,6 @@ class DigestStrategy:
         self.truncate_chars = truncate_chars
         self.rules = tuple(rules)
         self.ledger_share = ledger_share
-        self.skip_kept_facts = skip_kept_facts
 
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
@@ -128,32 +129,45 @@ class DigestStrategy:
             older.append(boundary.split.head)
         target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
         ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
-        known = known_facts(messages[boundary.cut :]) if self.skip_kept_facts else frozenset()
-        if known and boundary.split is not None:
-            known |= known_facts((boundary.split.tail,))
-        ledger, overflow = (
-            ledger_with_overflow(older, counter, ledger_cap, known=known) if self.ledger_share else ("", ())
-        )
-        ledger_tokens = counter.count_text(ledger) + 2 if ledger else 0
-        digest = build_digest(
-            older,
-            counter=counter,
-            target_tokens=max(target - ledger_tokens, 0),
-            names=call_names(messages),
-            truncate_chars=self.truncate_chars,
-        )
-        text = "\n\n".join(part for part in (digest.text, ledger) if part)
-        return CompactionPlan.build(
-            strategy=self.name,
-            messages=messages,
-            boundary=boundary,
-            summary_text=text,
-            counter=counter,
-            summary_meta={OVERFLOW_META_KEY: overflow} if overflow else None,
-            details={
-                "tiers": digest.tier_counts(),
-                "omitted": digest.omitted,
-                "protected": boundary.protected,
-                "ledger_tokens": ledger_tokens,
-            },
-        )
+        names = call_names(messages)
+        plan: CompactionPlan | None = None
+        built: tuple[int, str, tuple[str, ...]] | None = None  # (cap, ledger, overflow): rebuilt only if the cap moves
+        # A content-aware counter is not additive: the summary message may count a little more than its parts
+        # (header, digest, ledger). Shrink by the overshoot and retry, so the plan always fits the budget.
+        for _ in range(4):
+            if built is None or built[0] != ledger_cap:
+                made = ledger_with_overflow(older, counter, ledger_cap) if self.ledger_share else ("", ())
+                built = (ledger_cap, *made)
+            _, ledger, overflow = built
+            ledger_tokens = counter.count_text(ledger) + 2 if ledger else 0
+            digest = build_digest(
+                older,
+                counter=counter,
+                target_tokens=max(target - ledger_tokens, 0),
+                names=names,
+                truncate_chars=self.truncate_chars,
+            )
+            text = "\n\n".join(part for part in (digest.text, ledger) if part)
+            plan = CompactionPlan.build(
+                strategy=self.name,
+                messages=messages,
+                boundary=boundary,
+                summary_text=text,
+                counter=counter,
+                summary_meta={OVERFLOW_META_KEY: overflow} if overflow else None,
+                details={
+                    "tiers": digest.tier_counts(),
+                    "omitted": digest.omitted,
+                    "protected": boundary.protected,
+                    "ledger_tokens": ledger_tokens,
+                },
+            )
+            over = plan.tokens_after - budget
+            if over <= 0 or not text:
+                break
+            if digest.text:  # prose goes first
+                target = max(counter.count_text(digest.text) + ledger_tokens - over, ledger_tokens)
+            else:
+                ledger_cap = max(ledger_tokens - over - 2, 0)
+                target = min(target, ledger_cap)
+        return plan
