@@ -6,7 +6,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter, ConfigError, Message, TextBlock, ToolCallBlock, ToolResultBlock, WorkspaceError
+from contextfold import (
+    BytesCounter,
+    ConfigError,
+    InputError,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    WorkspaceError,
+)
 from contextfold._config import ContextConfig
 from contextfold._context import Context, ContextEvent
 from contextfold._groups import orphan_results, unanswered_calls
@@ -244,3 +253,15 @@ async def test_hint_scan_is_incremental_and_follows_compaction() -> None:
     clock.advance(minutes=31)
     ctx.append(Message.text_message("user", "later"))
     assert (await ctx.prepare()).hint is not None
+
+
+def test_orphan_tool_result_is_refused_on_append() -> None:
+    ctx = make(hints=False)
+    ctx.append(Message.text_message("user", "hi"))
+    orphan = Message(role="tool", content=(ToolResultBlock(call_id="nope", content=(TextBlock(text="x"),)),))
+    before = ctx.messages
+    with pytest.raises(InputError, match="'nope' has no matching tool call") as info:
+        ctx.append(orphan)
+    assert info.value.message_index == 2
+    assert ctx.messages == before
+    ctx.extend(step(0))  # a result after its call is fine

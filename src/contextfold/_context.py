@@ -195,6 +195,7 @@ class Context:
             initial.append(system if isinstance(system, Message) else Message.text_message("system", system))
         self._messages: list[Message] = initial
         self._tally = TokenTally(counter, initial)
+        self._call_ids: set[str] = set()  # every tool call id seen, to refuse orphan results on append
         self._dirty_from = 0
         self._tools_dirty = False
         self._last_sent: int | None = None  # messages in the previous prepared request
@@ -253,8 +254,23 @@ class Context:
     def append(self, message: Message | Mapping[str, Any], *, provider: ProviderName | None = None) -> None:
         """Add one message (canonical, or an OpenAI/Anthropic message dict)."""
         for m in self._coerce(message, provider, len(self._messages)):
+            self._check_pairing(m)
             self._messages.append(m)
             self._tally.append(m)
+
+    def _check_pairing(self, message: Message) -> None:
+        """Refuse a tool result whose call was never made: no provider accepts it, and no compaction can fix it."""
+        if message.role == "assistant":
+            self._call_ids.update(call.id for call in message.tool_calls)
+        elif message.role == "tool":
+            for result in message.tool_results:
+                if result.call_id not in self._call_ids:
+                    raise InputError(
+                        f"tool result for call {result.call_id!r} has no matching tool call in this context "
+                        "(append the assistant message that made the call first; `contextfold validate` lists "
+                        "such problems in a transcript)",
+                        message_index=len(self._messages),
+                    )
 
     def extend(self, messages: Iterable[Message | Mapping[str, Any]], *, provider: ProviderName | None = None) -> None:
         """Add several messages in order."""

@@ -142,6 +142,8 @@ def parse_transcripts(text: str, *, source: str = "<input>") -> list[Transcript]
         if exc.msg == "Extra data" or _first_line_parses(text):
             return _parse_jsonl(text, source)
         raise InputError(f"invalid JSON: {exc.msg}", source=source, line=exc.lineno, column=exc.colno) from None
+    except RecursionError:
+        raise InputError("invalid JSON: nested too deeply to read", source=source) from None
     jsonl = source.endswith(_JSONL_SUFFIXES)
     if isinstance(doc, list):
         return [_build(doc, "list", source, None, _indent(text))]
@@ -159,7 +161,7 @@ def _first_line_parses(text: str) -> bool:
         return False
     try:
         return isinstance(json.loads(first), Mapping)
-    except ValueError:
+    except (ValueError, RecursionError):
         return False
 
 
@@ -181,6 +183,8 @@ def _parse_jsonl(text: str, source: str) -> list[Transcript]:
             records.append((lineno, json.loads(line)))
         except json.JSONDecodeError as exc:
             raise InputError(f"invalid JSON line: {exc.msg}", source=source, line=lineno, column=exc.colno) from None
+        except RecursionError:
+            raise InputError("invalid JSON line: nested too deeply to read", source=source, line=lineno) from None
     first_line, first = records[0]
     conversations = isinstance(first, Mapping) and "messages" in first
     if not conversations and not (isinstance(first, Mapping) and "role" in first):

@@ -10,6 +10,7 @@ and exit code 2; a traceback only with ``--debug``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -96,10 +97,13 @@ def main(
     environ = env if env is not None else os.environ
     parser = build_parser()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
+        with contextlib.redirect_stdout(out):  # --help prints to the injected stdout, not the process's
+            args = parser.parse_args(list(argv) if argv is not None else None)
     except _UsageError as exc:
         print(str(exc), file=err)
         return EXIT_USAGE
+    except SystemExit as exc:  # --help: argparse exits after printing
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(file=out)

@@ -78,6 +78,12 @@ def _output_path(args: argparse.Namespace) -> Path:
     out = Path(args.output) if args.output else src.with_name(f"{src.stem}.compacted{src.suffix or '.json'}")
     if out.exists() and src.exists() and os.path.samefile(out, src):
         raise InputError("refusing to overwrite the input file; choose another -o", source=str(out))
+    # Checked before any work, so a bad -o never leaves an archive behind or names a temporary file.
+    if out.is_dir():
+        raise InputError("the output is a directory; give a file path with -o", source=str(out))
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"the output directory {str(parent)!r} does not exist", source=str(out))
     return out
 
 

@@ -32,7 +32,8 @@ def register(subparsers: Any) -> None:
 
 def _read(path: str) -> tuple[str, str]:
     if path == "-":
-        data = sys.stdin.buffer.read()
+        buffer = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin (tests, IDEs) may be text-only
+        data = buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
         source = "<stdin>"
     else:
         source = path

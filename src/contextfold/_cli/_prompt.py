@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contextfold._cli._common import add_counter_argument, counter_from_args, write_json
+from contextfold._errors import InputError
 from contextfold._layers import PromptFile, SystemPromptBuilder, discover
 
 if TYPE_CHECKING:
@@ -77,11 +78,27 @@ def prompt_report(directory: str, base: str, extras: list[str], counter_spec: st
     }
 
 
+def _read_base(path: Path) -> str:
+    """The ``--base-file`` text; bytes that are not UTF-8 are a user mistake, not a traceback."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"--base-file is not UTF-8 text: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
+            source=str(path),
+            line=line,
+            column=column,
+        ) from None
+
+
 def run(ctx: CLIContext) -> int:
     """Handle ``contextfold prompt``."""
     args = ctx.args
     counter_from_args(args)  # a bad --counter fails before any file is read
-    base = args.base_file.read_text(encoding="utf-8") if args.base_file is not None else args.base
+    base = _read_base(args.base_file) if args.base_file is not None else args.base
     report = prompt_report(str(args.directory), base, list(args.extra), args.counter)
     if args.json:
         write_json(ctx, report)

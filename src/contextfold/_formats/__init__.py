@@ -76,6 +76,8 @@ def tools_from(tools: Sequence[Mapping[str, Any]] | None, provider: ProviderName
 
 def render(messages: Sequence[Message], provider: ProviderName, tools: Sequence[ToolSpec] = ()) -> dict[str, Any]:
     """The request body fragment for ``provider``: ``messages``, ``tools`` (if any), Anthropic ``system`` (if any)."""
+    if provider not in ("openai", "anthropic"):  # a typo from untyped code: a ConfigError, not an assert
+        raise ConfigError(f"unknown provider {provider!r}; use 'openai' or 'anthropic'")
     out: dict[str, Any] = {}
     match provider:
         case "openai":
