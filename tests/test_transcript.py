@@ -201,9 +201,12 @@ def test_bad_input_is_one_clear_line(
     assert "\n" not in message
 
 
-def test_missing_file_is_an_os_error(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+def test_unreadable_file_is_an_input_error_with_the_os_error_as_cause(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="nope.json: cannot read the file: No such file") as info:
         load_transcripts(tmp_path / "nope.json")
+    assert isinstance(info.value.__cause__, FileNotFoundError)
+    with pytest.raises(InputError, match="Is a directory"):
+        load_transcripts(tmp_path)
 
 
 def test_write_text_atomic(tmp_path: Path) -> None:

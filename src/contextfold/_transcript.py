@@ -83,11 +83,15 @@ def load_transcripts(path: str | os.PathLike[str]) -> list[Transcript]:
 
     Raises `InputError` for bytes that are not UTF-8 (with byte offset and
     line), an empty file, malformed JSON or JSONL, or a document that is not a
-    transcript; `OSError` when the file cannot be read.
+    transcript, or a file that cannot be read (missing, a directory, no
+    permission; the `OSError` is kept as ``__cause__``).
     """
     source = os.fspath(path)
-    with open(path, "rb") as fh:
-        data = fh.read()
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", source=source) from exc
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
