@@ -202,7 +202,7 @@ def test_bad_input_is_one_clear_line(
 
 
 def test_unreadable_file_is_an_input_error_with_the_os_error_as_cause(tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="nope.json: cannot read the file: No such file") as info:
+    with pytest.raises(InputError, match=r"nope\.json: cannot read the file: No such file") as info:
         load_transcripts(tmp_path / "nope.json")
     assert isinstance(info.value.__cause__, FileNotFoundError)
     with pytest.raises(InputError, match="Is a directory"):
