@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,8 +11,10 @@ from _offload_strategies import blocks, messages
 from contextfold._codec import (
     block_from_dict,
     block_to_dict,
+    dumps_canonical,
     message_from_dict,
     message_to_dict,
+    message_to_json,
     messages_from_jsonl,
     messages_to_jsonl,
 )
@@ -111,3 +114,33 @@ def test_data_block_fields() -> None:
         "data": None,
         "path": None,
     }
+
+
+def _without_meta(message: Message) -> Message:
+    """``message`` with every ``meta`` emptied (the fast ``to_json`` path)."""
+    content = []
+    for block in message.content:
+        if isinstance(block, ToolResultBlock):
+            inner = tuple(dataclasses.replace(b, meta={}) for b in block.content)
+            block = dataclasses.replace(block, content=inner)
+        content.append(dataclasses.replace(block, meta={}))
+    return dataclasses.replace(message, content=tuple(content), meta={})
+
+
+@settings(max_examples=300, deadline=None)
+@given(messages)
+def test_fast_line_is_the_canonical_json_line(message: Message) -> None:
+    # Both paths (pydantic-core's to_json without meta, json.dumps with meta or lone surrogates) give the same bytes.
+    for m in (message, _without_meta(message)):
+        assert message_to_json(m) == dumps_canonical(message_to_dict(m))
+        assert messages_from_jsonl(message_to_json(m)) == [m]
+
+
+def test_fast_line_every_code_point() -> None:
+    # Escapes (controls, quotes, backslash, U+2028...) are written as json.dumps writes them, for every code point.
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    m = Message(role="tool", content=(ToolResultBlock(call_id="c", content=(TextBlock(text=text),), name="x"),))
+    assert message_to_json(m) == dumps_canonical(message_to_dict(m))
+    lone = Message(role="user", content=(TextBlock(text="a\udc80b"),))
+    assert message_to_json(lone) == dumps_canonical(message_to_dict(lone))
+    assert message_to_json(lone).isascii()

@@ -653,3 +653,22 @@ def test_scanner_reset_after_rewrite() -> None:
     assert scanner.last_time is not None
     scanner.update([Message.text_message("user", "summary")])  # shorter than scanned: rewritten, start over
     assert scanner.last_time is None and scanner.scanned == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.datetimes(min_value=datetime(1970, 1, 2), max_value=datetime(2200, 1, 1)),
+    st.integers(min_value=-14 * 60, max_value=14 * 60),
+    st.sampled_from(["%Y-%m-%dT%H:%M:%S%:z", "%Y-%m-%d %H:%M", "%d.%m.%Y %H:%M:%S %z"]),
+)
+def test_cached_time_parse_equals_fresh(naive: datetime, offset: int, fmt: str) -> None:
+    import contextfold._hints as hints_module
+
+    when = naive.replace(microsecond=0, tzinfo=timezone(timedelta(minutes=offset)))
+    text = " " + hints_module.format_time(when, fmt) + "\n"
+    fresh = datetime.strptime(text.strip(), hints_module._expand_colon_offset(fmt, None))
+    for _ in range(2):  # computed, then from the cache
+        parsed = hints_module._parse_time(text, fmt)
+        assert parsed == fresh and parsed.tzinfo == fresh.tzinfo
+    with pytest.raises(ValueError):
+        hints_module._parse_time("not a time", fmt)

@@ -1,6 +1,7 @@
 """The facts ledger: extraction rules, round trip through a summary, carry-over across 20 compactions."""
 
 import asyncio
+import dataclasses
 import time
 
 from hypothesis import given, settings
@@ -210,7 +211,12 @@ _WORDS = st.sampled_from(
         "\u2028",
         "é",
         "ı",
+        "İ",
+        "ſ",
         "K",
+        "中文",
+        "run ",
+        "pid=",
         "TASK",
         "Job",
         "#12",
@@ -238,6 +244,7 @@ def test_error_lines_equal_the_plain_scan(text: str) -> None:
         return [line for line in lines if len(line) < 400 and ledger_module._ERROR_LINE.match(line)]
 
     assert errors(list(ledger_module._error_lines(text))) == errors(text.splitlines())
+    assert errors(list(ledger_module._error_lines(text, text.lower()))) == errors(text.splitlines())
 
 
 @settings(max_examples=400, deadline=None)
@@ -360,3 +367,36 @@ def _ids_reference(text: str, hashes: bool) -> list[str]:
 @given(_TEXTS, st.booleans())
 def test_ids_equal_the_plain_rules(text: str, hashes: bool) -> None:
     assert ledger_module._ids(text, hashes=hashes) == _ids_reference(text, hashes)
+
+
+def _paths_reference(text: str) -> list[str]:
+    """`_paths` on the whole text (no line prefilter)."""
+    m = ledger_module
+    no_urls = m._URL.sub(" ", text)
+    found = [x.group(0).rstrip("/.,:;") for x in m._ABS_PATH.finditer(no_urls)]
+    found += [x.group(0) for x in m._REL_PATH.finditer(no_urls)]
+    return [p for p in found if p.count("/") >= 1 and len(p) > 3]
+
+
+_PATH_PARTS = ["/", "/usr", "/lib", "src", "/app.py", "a.py", "~", "..", ".", " ", "\n", "\r", "\r\n", "\u2028"]
+_PATH_PARTS += ["x", "é", "https://e.com/a/b.py", "://", ":", "-", "@", "\t"]
+_PATH_TEXTS = st.lists(st.sampled_from(_PATH_PARTS), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PATH_TEXTS)
+def test_paths_on_slash_lines_equal_the_whole_text(text: str) -> None:
+    assert ledger_module._paths(text) == _paths_reference(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_KIND, st.one_of(_VALUE, _ANY_VALUE), st.none() | st.integers(-3, 3))
+def test_cached_fact_line_and_key_equal_fresh(kind: str, value: str, exit_: int | None) -> None:
+    fact = Fact(kind, value, exit_)  # type: ignore[arg-type]
+    status = f" [exit {exit_}]" if exit_ is not None else ""
+    for _ in range(2):  # first access computes, second reads the cache
+        assert fact.line == fact.render() == f"- {kind}{status}: {value}"
+        assert fact.key == (kind, value)
+    assert dataclasses.fields(fact) == dataclasses.fields(Fact("file", "x"))
+    assert [f.name for f in dataclasses.fields(fact)] == ["kind", "value", "exit"]
+    assert fact == Fact(kind, value, exit_) and hash(fact) == hash(Fact(kind, value, exit_))  # type: ignore[arg-type]

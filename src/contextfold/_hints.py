@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -176,7 +177,9 @@ def format_time(when: datetime, time_format: str = DEFAULT_TIME_FORMAT) -> str:
     return when.strftime(_expand_colon_offset(time_format, when))
 
 
+@lru_cache(maxsize=64)
 def _parse_time(text: str, time_format: str) -> datetime:
+    """The time a hint stated (cached: `prepare` re-reads the same last hint at every turn; datetimes are immutable)."""
     return datetime.strptime(text.strip(), _expand_colon_offset(time_format, None))
 
 
