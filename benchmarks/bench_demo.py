@@ -117,8 +117,8 @@ Machine: {os.cpu_count()} cores, {cpu()}, Python {platform.python_version()}, sh
 Reading: a turn that does not compact costs the context layer well under a millisecond (the median).
 The p99 is set by the turns that compact ({rows[0]["compactions"]} of {rows[0]["turns"]} at a
 {rows[0]["window"]:,}-token window): planning the compaction and writing its archive to the
-workspace take tens of milliseconds with the Context's current default strategy, so re-run this
-benchmark when that strategy changes. The whole replay takes well under a second; on a terminal
+workspace take milliseconds (the p99 column), so re-run this benchmark when the default strategy
+changes. The whole replay takes well under a second; on a terminal
 `contextfold demo` paces itself (`--delay`, 0.03 s per model call) so the live view can be followed.
 """
         )
