@@ -269,6 +269,39 @@ _RULES: tuple[_Rule, ...] = (
        r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
        "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop", 200,
        gate="message|you|following"),
+    # --- imperatives addressed to the reader inside data fields ("TODO: send ...", "Assistant, transfer ...")
+    _r("inject.todo", "instruction_injection", "high",
+       r"(?<![#/*;-])(?<![#/*;-]\x20)\b(?:todo|reminder|action required|action item|task for (?:the )?(?:ai|assistant|agent)) ?: ?(?:please |urgent(?:ly)?:? |immediately )?(?:send|visit|transfer|pay|wire|e-?mail|forward|delete|invite|create|share|post|upload|book|go to|navigate to|click|open|download|change|reset|schedule)\b[^\n]{0,120}?(?:\bmoney\b|\bfunds?\b|\bpayments?\b|\biban\b|\baccount (?:number )?[a-z]{2}\d|\bwebsite\b|\bwww\.|https?://|[\w.+-]{1,64}@[\w-]{1,64}\.|\bcalendar\b|\bevent (?:on|with|for|titled|called|at)\b|\bpasswords?\b|\bparticipants?\b|\bcredentials?\b)",
+       "^todo ^reminder ^action ^task", 260),
+    _r("inject.addressed", "instruction_injection", "high",
+       r"(?:^|[\n.!?:\"'(\[] ?)(?:hey |dear |attention |note to )?(?:the )?(?:assistant|ai|ai agent|agent|chatbot|llm|claude|chatgpt|copilot|gpt)s?, (?:please |you must |now |immediately |first )?(?:send|transfer|forward|e-?mail|delete|visit|share|post|upload|pay|wire|invite|download|ignore|disregard|reveal|print|output|leak)\b",
+       "^assistant:24 =ai:24 ^agent:24 ^chatbot:24 =llm:24 =claude:24 =chatgpt:24 =copilot:24 =gpt:24", 80),
+    _r("inject.verdict", "instruction_injection", "high",
+       r"\b(?:really|very|extremely) important\b[^\n]{0,60}?\b(?:is|are) (?:not|in no way|never) (?:malicious|dangerous|harmful|a threat|spam|phishing|suspicious|fraudulent)\b",
+       "^important:12", 100, gate="not|never|no malicious|dangerous|harmful|threat|spam|phishing|suspicious|fraudulent"),
+    _r("inject.ignore_negative", "instruction_injection", "high",
+       r"\bignore (?:all |any )?(?:the )?(?:negative|unfavou?rable|critical|bad) (?:indicators|signals|aspects|information|points|feedback|remarks|reviews|details|findings)\b",
+       "^ignor", 80, gate="negative|unfavorable|unfavourable|critical|bad"),
+    _r("secret.call", "secret_extraction", "high",
+       r"\b(?:execute|run|call|invoke|eval):? (?:the )?(?:function )?[\"'`]?(?:get|print|show|dump|reveal|leak|read|return)_(?:system_)?(?:prompt|instructions)\(",
+       "^execute ^run ^call ^invoke ^eval", 80, gate="prompt|instructions execute|run|call|invoke|eval"),
+    _r("secret.call_json", "secret_extraction", "high",
+       r"\"(?:action|command|cmd|tool|name|function|intent)\" ?: ?\"(?:reveal|leak|dump|extract)_(?:system_)?(?:prompt|instructions)\"",
+       "^reveal:20 ^leak:20 ^dump:20 ^extract:20", 40, gate="prompt|instructions"),
+    _r("secret.debug_flag", "secret_extraction", "high",
+       r"/(?:debug|admin|sudo|dev)\b[^\n]{0,20}?--?(?:show|dump|print|reveal|list)[-_](?:config|prompt|system|instructions|settings)\b",
+       "=debug:1 =admin:1 =sudo:1 =dev:1", 60, gate="show|dump|print|reveal|list config|prompt|system|instructions|settings"),
+    _r("secret.customized", "secret_extraction", "high",
+       r"\b(?:how are you|how is it|what makes you) different from (?:the )?(?:base|original|default|vanilla|standard|regular|plain|stock|normal) (?:gpt|claude|chatgpt|model|llm|version|ai|assistant|gemini|llama)|\bwhat customi[sz]ations\b",
+       "^different:40 ^customi:20", 80),
+    _r("secret.its_config", "secret_extraction", "high",
+       r"\b(?:document|describe|explain|outline|list|dump|reveal) (?:its|this (?:ai|bot|assistant|chatbot)'s|the (?:ai|bot|assistant|chatbot)'s) (?:full )?(?:configuration|setup|system prompt|instructions|customi[sz]ations|settings|rules)\b",
+       "^document ^describe ^explain ^outline ^list ^dump ^reveal", 80,
+       gate="its|ai|bot|assistant|chatbot configuration|setup|system|instructions|customizations|customisations|settings|rules"),
+    _r("secret.sections", "secret_extraction", "high",
+       r"\binstruction sections?\b[^\n]{0,40}?\b(?:describe|show|print|repeat|quote|summari[sz]e|list|output)\b|\bsystem prompt\b[^.?!]{0,60}?\b(?:provide|fill in|complete|write|paste) (?:the )?(?:full )?(?:content|contents|text)\b",
+       "^section:40 ^prompt:20", 120,
+       gate="instruction|system describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
        "^prompt:60 ^jailbreak"),
@@ -286,7 +319,26 @@ _WORD_LITS: frozenset[bytes] = frozenset(lit for lit, kind in _ALL_KEYS if kind 
 # Word-start anchors: one regex over the joined distinct letter runs, matching each run's longest anchor prefix
 # (shorter anchor prefixes of the same run are then added from _SHORTER).
 _START_LITS = sorted({lit for lit, kind in _ALL_KEYS if kind == _START}, key=lambda b: (-len(b), b))
-_START_RX = re.compile(b" (" + b"|".join(_START_LITS) + b")")
+
+
+def _trie(lits: list[bytes]) -> bytes:
+    """A regex (no groups) matching the longest of ``lits`` at a position.
+
+    A trie, so ``re`` branches on one byte per level instead of trying every literal in turn.
+    """
+    if not lits:
+        return b""
+    by_first: dict[int, list[bytes]] = {}
+    ends = b"" in lits
+    for lit in lits:
+        if lit:
+            by_first.setdefault(lit[0], []).append(lit[1:])
+    alts = [re.escape(bytes([c])) + _trie(rest) for c, rest in sorted(by_first.items())]
+    body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+    return b"(?:" + body + b")?" if ends else body
+
+
+_START_RX = re.compile(b" (" + _trie(_START_LITS) + b")")
 _SHORTER: dict[bytes, frozenset[_Key]] = {
     lit: frozenset((o, _START) for o in _START_LITS if lit.startswith(o)) for lit in _START_LITS
 }
@@ -298,7 +350,7 @@ _INNER_PROBES: tuple[bytes, ...] = tuple(
 _PUNCT_LITS = sorted(
     (lit for lit, kind in _ALL_KEYS if kind == _INNER and not re.fullmatch(rb"[a-z]+", lit)), key=lambda b: (-len(b), b)
 )
-_PUNCT_ANCHORS = re.compile(b"|".join(re.escape(a) for a in _PUNCT_LITS))
+_PUNCT_ANCHORS = re.compile(_trie(_PUNCT_LITS))
 # Cheap pre-check: punctuation anchors all start with one of these two-character prefixes.
 _PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a in _PUNCT_LITS})))
 
@@ -320,7 +372,9 @@ _QUOTED_BEFORE = re.compile(
     r"(?:[\"'`“‘]|\b(?:such as|e\.g\.?|for example|for instance|phrases? like|attacks? like|patterns? like|"
     r"instructions? like|like|e\.g\.,))\s{0,3}$"
 )
-_STRUCTURAL = frozenset({"tool.json_call", "tool.xml_call", "tool.yaml_call", "role.chatml", "role.inst"})
+_STRUCTURAL = frozenset(
+    {"secret.call", "secret.call_json", "tool.json_call", "tool.xml_call", "tool.yaml_call", "role.chatml", "role.inst"}
+)
 
 
 def _in_code_fence(folded: str, pos: int) -> bool:
