@@ -16,11 +16,15 @@ distinct letter runs of the text are computed once (C-level translate/split/
 set); an index from anchor to rules picks the rules that can match, gates are
 set intersections, each needed anchor is located by one literal-first regex,
 and the rule runs only in a bounded window around each anchor (a single
-``match`` at the anchor when the match starts there).
+``match`` at the anchor when the match starts there; a longer window is
+first checked against the rule's gate). Texts over 32 KB are handled in
+parts of about 16 KB cut at newlines, each with its own letter runs, so in a
+large log a rule runs only where its anchors and gate words meet.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -75,6 +79,9 @@ _QUAL = r"(?:(?:all|any|every|each|the|your|my|of|these|those|this|that|previous
 _TARGET = r"(?:instructions?|[a-z]{0,2}n?s?tr?u?c?tions?|directions?|directives?|prompts?|rules|guidelines|commands?|context|content|messages?|text|everything|above|info(?:rmation)?|data|programming|constraints|restrictions|guardrails|polic(?:y|ies)|filters?|orders?|what (?:i|you)(?:'ve| have)? (?:said|been told))"
 _VERB_IGNORE = r"(?:ignore|disregard|forget|override|bypass|pay no attention to|do not (?:follow|obey)|don't (?:follow|obey)|stop following|throw out|discard|abandon|neglect|omit)"
 _REVEAL = r"(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|list|relay|spell ?check|translate|encode|write|recite|paste|echo|return|expose|disclose|send|email|forward|post|upload|console\.log|log)"
+# Gate words for _REVEAL: each verb is a whole letter run in every match ("spell ?check" glued or not,
+# "console.log" starts with the run "console").
+_REVEAL_GATE = "show|print|reveal|display|output|repeat|tell|give|share|leak|dump|list|relay|spell|spellcheck|translate|encode|write|recite|paste|echo|return|expose|disclose|send|email|forward|post|upload|console|log"
 _PROMPT_THING = r"(?:system ?prompt|system ?message|system ?instructions|(?:initial|original|hidden|secret|previous|full|entire|first|underlying|internal|developer|starting|exact|complete|core|base|actual|confidential|private|pre-?prompt) (?:prompt|instructions|directives|system ?prompting|rules|guidelines|configuration|policies)|your (?:instructions|prompt|rules|directives|guidelines|configuration|parameters|programming)|(?:initial|system(?:'s)?) (?:configuration|parameters)|initialization (?:string|prompt|text))"
 _SECRET_THING = r"(?:api ?keys?|passwords?|secrets?|credentials?|(?:access|auth|bearer|api|session|refresh|secret|github|slack) tokens?|private ?keys?|ssh ?keys?|id_rsa|env(?:ironment)? variables|\.env\b|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)|connection strings?|conversation(?: history)?|chat history|cookies?|session ids?)"
 
@@ -131,10 +138,11 @@ _RULES: tuple[_Rule, ...] = (
     _r("override.new", "system_override", "high",
        r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b",
        "^instruction:150 ^reprogramming:50 ^upgrade:50 ^situation:50"),
-    _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind"),
+    _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind",
+       gate="everything|nevermind"),
     _r("override.start_over", "system_override", "medium",
        r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)",
-       "^ignor:150 ^instruction:150"),
+       "^ignor:150 ^instruction:150", gate="start|begin|from"),
     _r("override.override", "system_override", "high",
        r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b",
        "^overrid:60"),
@@ -171,7 +179,8 @@ _RULES: tuple[_Rule, ...] = (
        "^unrestricted ^unfiltered ^jailbroken ^uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
     _r("role.mode", "role_confusion", "high",
        r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
-       "^mode:60", 10),
+       "^mode:60", 10,
+       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic"),
     _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
     # --- tool-call injection
     _r("tool.json_call", "tool_call_injection", "high",
@@ -185,7 +194,7 @@ _RULES: tuple[_Rule, ...] = (
        "<tool_ <function <invoke <execute_command <run_command <name>", 300),
     _r("tool.yaml_call", "tool_call_injection", "high",
        r"(?m)^[\x20\t-]{0,8}(?:name|tool|function) ?[:=] ?[\"']?[\w.-]{1,64}[\"']?[\x20\t]{0,8}\n[\x20\t]{0,8}\[?(?:arguments|parameters|args)\]? ?[:=]?",
-       "^arg:160 ^param:160", 40),
+       "^arg:160 ^param:160", 40, gate="name|tool|function"),
     _r("tool.workflow", "tool_call_injection", "high",
        r"\b(?:additional|extra|new|hidden|required|mandatory) workflow step\b|\bupdated tool call\b|\b(?:call|invoke|use|run|execute) the \w{1,40} (?:tool|function) (?:to|and|with) (?:send|upload|post|forward|email|delete|read|exfiltrate|transfer)",
        "^workflow:80 ^updated ^tool:110 ^function:110", 80),
@@ -199,7 +208,8 @@ _RULES: tuple[_Rule, ...] = (
     # --- secret extraction
     _r("secret.prompt", "secret_extraction", "high",
        rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
-       "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60),
+       "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60,
+       gate=_REVEAL_GATE + "|need|want|like|have"),
     _r("secret.prompt_question", "secret_extraction", "high",
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
        "^what ^instruction:120 ^repeat ^opposite"),
@@ -212,7 +222,8 @@ _RULES: tuple[_Rule, ...] = (
        gate="above|this|my|conversation|chat|session"),
     _r("secret.credentials", "secret_extraction", "high",
        rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
-       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60),
+       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
+       gate=_REVEAL_GATE),
     _r("secret.exfil_url", "secret_extraction", "high",
        r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
        "![ ^encoded:60 ^summary:50", 600),
@@ -347,6 +358,11 @@ _SHORTER: dict[bytes, frozenset[_Key]] = {
 _INNER_PROBES: tuple[bytes, ...] = tuple(
     sorted(lit for lit, kind in _ALL_KEYS if kind == _INNER and re.fullmatch(rb"[a-z]+", lit))
 )
+# Grouped by their first six bytes ("system", "prepro"): one substring test per group when the head is absent.
+_INNER_BY_HEAD: tuple[tuple[bytes, tuple[bytes, ...]], ...] = tuple(
+    (head, tuple(lit for lit in _INNER_PROBES if lit[:6] == head))
+    for head in sorted({lit[:6] for lit in _INNER_PROBES})
+)
 _PUNCT_LITS = sorted(
     (lit for lit, kind in _ALL_KEYS if kind == _INNER and not re.fullmatch(rb"[a-z]+", lit)), key=lambda b: (-len(b), b)
 )
@@ -393,53 +409,125 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     return False
 
 
-def _present(raw: bytes) -> tuple[set[bytes], set[_Key], dict[_Key, list[int]]]:
-    """The distinct letter runs of ``raw``, the anchors that occur, and the positions of punctuation anchors.
-
-    All C-level: translate/split/set for the letter runs, one set intersection for whole-word anchors, one
-    regex over the joined runs for word-start anchors, a few substring probes for inner ones.
-    """
-    toks = set(raw.translate(_LETTERS).split())
-    if b"\\" in raw:  # an escaped blank (``\n``) separates words for the rules: split there too
+def _tokens(buf: bytes) -> set[bytes]:
+    """The distinct letter runs of ``buf``, also split at escaped blanks (a backslash-n, a rule separator)."""
+    toks = set(buf.translate(_LETTERS).split())
+    if b"\\" in buf and (b"\\n" in buf or b"\\r" in buf or b"\\t" in buf):
         toks.update(
-            raw.replace(b"\\n", b"  ").replace(b"\\r", b"  ").replace(b"\\t", b"  ").translate(_LETTERS).split()
+            buf.replace(b"\\n", b"  ").replace(b"\\r", b"  ").replace(b"\\t", b"  ").translate(_LETTERS).split()
         )
+    return toks
+
+
+def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]]]:
+    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``) and the positions of punctuation anchors.
+
+    All C-level: one set intersection for whole-word anchors, one regex over the joined runs for word-start
+    anchors, a few substring probes for inner ones, one regex for punctuation anchors.
+    """
     present: set[_Key] = {(lit, _WORD) for lit in _WORD_LITS.intersection(toks)}
     joined = b" " + b" ".join(toks)
     for lit in set(_START_RX.findall(joined)):
         present |= _SHORTER[lit]
-    for lit in _INNER_PROBES:
-        if lit in joined:
-            present.add((lit, _INNER))
+    for head, lits in _INNER_BY_HEAD:
+        if head in joined:
+            present.update((lit, _INNER) for lit in lits if lit in joined)
     punct: dict[_Key, list[int]] = {}
-    if _PUNCT_FIRST.search(raw) is not None:
-        for m in _PUNCT_ANCHORS.finditer(raw):
+    if _PUNCT_FIRST.search(raw, lo, hi) is not None:
+        for m in _PUNCT_ANCHORS.finditer(raw, lo, hi):
             punct.setdefault((m.group(), _INNER), []).append(m.start())
         present.update(punct)
-    return toks, present, punct
+    return present, punct
+
+
+# Large texts are split into parts of at least _CHUNK bytes at newlines (no letter run, escape or anchor spans
+# a newline), so a rule is considered only in the parts where its anchors occur and its gate is open: in a
+# 2 MB log every anchor occurs somewhere, but rarely next to the gate words. A part's gate is read from its
+# own letter runs and its two neighbours': more than _CHUNK bytes either side, beyond any match's reach from
+# its anchor (before + literal + after) and beyond how far merged windows of neighbouring parts extend.
+_CHUNK = 16_384
 
 
 def _anchor_hits(raw: bytes) -> tuple[list[_Rule], dict[_Key, list[int]]]:
     """The rules that can match (an anchor occurs, the gate is open) and the positions of their anchors.
 
-    Only the anchors of those rules are located, each by one C-level regex scan.
+    Only the anchors of those rules are located, each by one C-level regex scan per part of the text.
     """
-    toks, present, hits = _present(raw)
+    n = len(raw)
+    hits: dict[_Key, list[int]] = {}
+    active: set[int] = set()
+    if n <= 2 * _CHUNK:
+        toks = _tokens(raw)
+        _locate_part(raw, toks, [toks], 0, n, hits, active)
+        return [_RULES[i] for i in sorted(active)], hits
+    bounds = [0]
+    while n - bounds[-1] > 2 * _CHUNK:
+        nl = raw.find(b"\n", bounds[-1] + _CHUNK)
+        if nl < 0:
+            break
+        bounds.append(nl)
+    bounds.append(n)
+    parts = [_tokens(raw[lo:hi] if hi - lo < n else raw) for lo, hi in itertools.pairwise(bounds)]
+    for j, toks in enumerate(parts):
+        near = parts[max(0, j - 1) : j + 2]
+        _locate_part(raw, toks, near, bounds[j], bounds[j + 1], hits, active)
+    return [_RULES[i] for i in sorted(active)], hits
+
+
+def _locate_part(
+    raw: bytes,
+    toks: set[bytes],
+    near: list[set[bytes]],
+    lo: int,
+    hi: int,
+    hits: dict[_Key, list[int]],
+    active: set[int],
+) -> None:
+    """Add the rules open in ``raw[lo:hi]`` to ``active`` and the positions there of their anchors to ``hits``.
+
+    ``toks`` are the letter runs of ``raw[lo:hi]``, ``near`` those of it and its neighbouring parts (gates).
+    """
+    present, punct = _present(toks, raw, lo, hi)
     if not present:
-        return [], hits
+        return
     idx: set[int] = set()
     for key in present:
         idx.update(_BY_KEY[key])
-    rules = [rule for rule in (_RULES[i] for i in sorted(idx)) if all(not g.isdisjoint(toks) for g in rule.gate)]
-    for rule in rules:
+    done: set[_Key] = set()
+    for i in idx:
+        rule = _RULES[i]
+        if rule.gate and not (
+            all(not g.isdisjoint(toks) for g in rule.gate)
+            if len(near) == 1
+            else all(any(not g.isdisjoint(t) for t in near) for g in rule.gate)
+        ):
+            continue
+        active.add(i)
         for key in rule.keys:
-            if key in present and key not in hits:
-                hits[key] = [m.start() for m in _LOCATE[key].finditer(raw)]
-    return rules, hits
+            if key in present and key not in done:
+                done.add(key)
+                found = punct[key] if key in punct else [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
+                if key in hits:
+                    hits[key].extend(found)
+                else:
+                    hits[key] = found
 
 
-def _rule_matches(rule: _Rule, folded: str, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
-    """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor)."""
+def _gate_open(gate: tuple[frozenset[bytes], ...], raw: bytes, lo: int, hi: int) -> bool:
+    """Whether every gate group has a letter run in ``raw[lo:hi]`` (two bytes more each side keep escapes whole).
+
+    A gate word is a whole letter run inside every match, so a window whose runs miss a group holds no match;
+    splitting the window costs far less than running a rule's regex over it.
+    """
+    toks = _tokens(raw[max(0, lo - 2) : hi + 2])
+    return all(not g.isdisjoint(toks) for g in gate)
+
+
+def _rule_matches(rule: _Rule, folded: str, raw: bytes, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
+    """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor).
+
+    A window longer than one anchor's (``finditer``) is first checked against the rule's gate.
+    """
     n = len(folded)
     windows = [
         (max(0, p - before), min(n, p + len(lit) + rule.after), before)
@@ -460,7 +548,7 @@ def _rule_matches(rule: _Rule, folded: str, hits: dict[_Key, list[int]]) -> list
             m = rule.pattern.match(folded, lo, hi)
             if m is not None:
                 out.append(m)
-        else:
+        elif not rule.gate or _gate_open(rule.gate, raw, lo, hi):
             out.extend(rule.pattern.finditer(folded, lo, hi))
         lo, hi, exact = w_lo, w_hi, before == 0
     return out
@@ -513,9 +601,11 @@ def scan_injection(text: str) -> list[Finding]:
     folded = norm.text
     raw = folded.encode("ascii", "replace")  # one byte per character: offsets are those of ``folded``
     rules, hits = _anchor_hits(raw)
+    if not rules:
+        return []
     findings: list[Finding] = []
     for rule in rules:
-        for group in _groups(_rule_matches(rule, folded, hits)):
+        for group in _groups(_rule_matches(rule, folded, raw, hits)):
             low = all(_downgraded(rule.rule_id, folded, m.start()) for m in group)
             sev: Severity = "low" if low else rule.severity
             start, end = norm.span(group[0].start(), max(m.end() for m in group))
