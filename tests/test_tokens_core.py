@@ -48,3 +48,11 @@ def test_replace_last_keeps_the_total_exact() -> None:
         pass
     else:
         raise AssertionError("replace_last on an empty tally must fail")
+
+
+def test_prefix_total_matches_a_plain_sum() -> None:
+    c = BytesCounter()
+    msgs = [Message.text_message("user", "q" * (4 * i)) for i in range(12)]
+    tally = TokenTally(c, msgs)
+    for k in range(13):
+        assert tally.prefix_total(k) == sum(tally.counts[:k])

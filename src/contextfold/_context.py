@@ -342,7 +342,7 @@ class Context:
         if self._last_sent is None or prompt_tokens < 0:
             return
         covered = self._last_sent
-        estimated = sum(self._tally.counts[:covered]) + self._tools_tokens
+        estimated = self._tally.prefix_total(covered) + self._tools_tokens
         self._anchor = (covered, prompt_tokens, estimated)
 
     # -- the per-call pipeline ----------------------------------------------------------------
@@ -559,7 +559,7 @@ class Context:
         if self._last_sent is None:
             return CacheReport(unchanged_messages=0, unchanged_tokens=0, previous_tokens=0, compacted=compacted)
         keep = min(self._last_sent, self._dirty_from)
-        unchanged = sum(self._tally.counts[:keep]) + (0 if self._tools_dirty else self._tools_tokens)
+        unchanged = self._tally.prefix_total(keep) + (0 if self._tools_dirty else self._tools_tokens)
         report = CacheReport(
             unchanged_messages=keep,
             unchanged_tokens=unchanged,

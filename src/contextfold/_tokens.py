@@ -135,6 +135,10 @@ class TokenTally:
         self._total += n
         return n
 
+    def prefix_total(self, count: int) -> int:
+        """Tokens of the first ``count`` messages, summing only the (usually short) rest: O(len - count)."""
+        return self._total - sum(self._counts[count:])
+
     def replace_last(self, message: Message) -> int:
         """Swap the last message for ``message`` (e.g. a hint merged into it) and return its tokens."""
         if not self._counts:
