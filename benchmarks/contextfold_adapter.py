@@ -12,6 +12,9 @@ Variants (one class each, because the harness instantiates ``Adapter()`` without
 - ``CalibratedAdapter``: digest strategy, the default calibrated counter.
 - ``StructuredAdapter``: the five-field LLM summary with a fake model returning the harness's
   ``FIXED_SUMMARY`` (what agentscope's compression does), bytes counter.
+- ``NoLedgerAdapter``: like ``Adapter`` but without the facts ledger (``DigestStrategy(ledger_share=0)``): the
+  compaction of the engine issue (digest + archive), which is what agentscope's compression does; the ledger
+  (issue 8) reads every compacted message once, and this variant shows what that costs.
 - ``DiskAdapter``: like ``Adapter`` but offloading to a `LocalWorkspace` in a temp dir (fsync per write)
   instead of the in-memory offloader that mirrors the harness's ``_MemoryOffloader``.
 
@@ -34,7 +37,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import contextfold
-from contextfold._codec import messages_to_jsonl
+from contextfold._codec import messages_to_jsonl_bytes
 from contextfold._config import ContextConfig
 from contextfold._context import Context, Prepared
 from contextfold._counters import make_counter
@@ -52,6 +55,7 @@ __all__ = [
     "DiskAdapter",
     "FakeSummaryModel",
     "MemoryOffloader",
+    "NoLedgerAdapter",
     "StructuredAdapter",
     "orphan_results",
     "to_message",
@@ -144,18 +148,23 @@ class MemoryOffloader:
     """An in-memory `Offloader`: serializes archives like `LocalWorkspace` (canonical JSONL), no file I/O.
 
     Mirrors the harness's ``_MemoryOffloader`` so both sides pay serialization
-    but not the disk; ``DiskAdapter`` measures the real workspace.
+    but not the disk: like it, the payload is measured and dropped (``keep=True``
+    keeps it in ``items``); ``DiskAdapter`` measures the real workspace.
     """
 
-    def __init__(self) -> None:
-        self.items: dict[str, str] = {}
+    def __init__(self, *, keep: bool = False) -> None:
+        self.keep = keep
+        self.items: dict[str, str | bytes] = {}
+        self.stored = 0
         self.context_messages = 0
         self.context_bytes = 0
         self.results = 0
 
-    def _ref(self, kind: str, text: str, **extra: Any) -> OffloadRef:
-        path = f"{kind}/{len(self.items):06d}"
-        self.items[path] = text
+    def _ref(self, kind: str, text: str | bytes, **extra: Any) -> OffloadRef:
+        path = f"{kind}/{self.stored:06d}"
+        self.stored += 1
+        if self.keep:
+            self.items[path] = text
         return OffloadRef(
             path=path,
             kind=kind,  # type: ignore[arg-type]
@@ -170,7 +179,7 @@ class MemoryOffloader:
     async def offload_context(
         self, messages: Sequence[Message], *, message_range: tuple[int, int] | None = None
     ) -> OffloadRef:
-        payload = messages_to_jsonl(messages)
+        payload = messages_to_jsonl_bytes(messages)
         self.context_messages += len(messages)
         self.context_bytes += len(payload)
         return self._ref("context", payload, message_range=message_range, media_type="application/jsonl")
@@ -218,6 +227,7 @@ class Adapter:
     counter_spec = "bytes"
     structured = False
     disk = False
+    ledger = True
 
     async def setup(self, cfg: dict[str, Any]) -> None:
         self.cfg = cfg
@@ -257,6 +267,10 @@ class Adapter:
                 trigger_ratio=cfg["trigger_ratio"],
             )
             self.strategy = StructuredStrategy(summarizer)
+        elif not self.ledger:
+            from contextfold._digest_strategy import DigestStrategy
+
+            self.strategy = DigestStrategy(ledger_share=0)
         self.compressions = 0
         self.unseen: list[str] = []  # results appended since the last reasoning step (the model has not seen them)
         self.unseen_compressed = 0
@@ -359,6 +373,13 @@ class StructuredAdapter(Adapter):
 
     name = "contextfold-structured"
     structured = True
+
+
+class NoLedgerAdapter(Adapter):
+    """Digest strategy without the facts ledger, bytes counter: the cost of the ledger, by difference."""
+
+    name = "contextfold-noledger"
+    ledger = False
 
 
 class DiskAdapter(Adapter):

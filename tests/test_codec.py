@@ -117,7 +117,7 @@ def test_data_block_fields() -> None:
 
 
 def _without_meta(message: Message) -> Message:
-    """``message`` with every ``meta`` emptied (the fast ``to_json`` path)."""
+    """``message`` with every ``meta`` emptied (the fast ``orjson`` path)."""
     content = []
     for block in message.content:
         if isinstance(block, ToolResultBlock):
@@ -130,7 +130,7 @@ def _without_meta(message: Message) -> Message:
 @settings(max_examples=300, deadline=None)
 @given(messages)
 def test_fast_line_is_the_canonical_json_line(message: Message) -> None:
-    # Both paths (pydantic-core's to_json without meta, json.dumps with meta or lone surrogates) give the same bytes.
+    # Both paths (orjson without meta, json.dumps with meta or lone surrogates) give the same bytes.
     for m in (message, _without_meta(message)):
         assert message_to_json(m) == dumps_canonical(message_to_dict(m))
         assert messages_from_jsonl(message_to_json(m)) == [m]

@@ -134,3 +134,15 @@ def test_all_truncated_is_chosen_whenever_it_fits(messages: list[Message], targe
         assert digest.text == full and digest.tiers == (Tier.TRUNCATED,) * len(messages)
     else:
         assert digest.tiers != (Tier.TRUNCATED,) * len(messages) or digest.omitted
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(st.sampled_from("ab cd\n\t\u3000é-"), max_size=3000) | st.text(max_size=600),
+    st.integers(min_value=1, max_value=500),
+)
+def test_one_line_of_a_head_cuts_like_the_whole_text(text: str, limit: int) -> None:
+    # `_one_line` reads only a head of a long text; cut to the limit, the line is the one of the whole text.
+    from contextfold._digest import _one_line
+
+    assert cut_text(_one_line(text, limit), limit) == cut_text(" ".join(text.split()), limit)

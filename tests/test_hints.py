@@ -672,3 +672,29 @@ def test_cached_time_parse_equals_fresh(naive: datetime, offset: int, fmt: str) 
         assert parsed == fresh and parsed.tzinfo == fresh.tzinfo
     with pytest.raises(ValueError):
         hints_module._parse_time("not a time", fmt)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.from_regex(r"\A\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-6]\d:[0-6]\d[+-][0-2]\d:[0-6]\d\Z"),
+        st.builds(
+            lambda when, minutes: format_time(when.replace(tzinfo=timezone(timedelta(minutes=minutes)))),
+            st.datetimes(min_value=datetime(1000, 1, 1)),
+            st.integers(min_value=-1439, max_value=1439),
+        ),
+    )
+)
+def test_default_time_format_is_read_as_strptime_reads_it(text: str) -> None:
+    # The fast path (fromisoformat) agrees with strptime on every string of the default format's shape:
+    # same datetime and offset, or both refuse it.
+    from contextfold._hints import DEFAULT_TIME_FORMAT, _expand_colon_offset, _parse_time
+
+    try:
+        expected = datetime.strptime(text, _expand_colon_offset(DEFAULT_TIME_FORMAT, None))
+    except ValueError:
+        with pytest.raises(ValueError):
+            _parse_time(text, DEFAULT_TIME_FORMAT)
+        return
+    got = _parse_time(text, DEFAULT_TIME_FORMAT)
+    assert got == expected and got.utcoffset() == expected.utcoffset()

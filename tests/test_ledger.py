@@ -400,3 +400,58 @@ def test_cached_fact_line_and_key_equal_fresh(kind: str, value: str, exit_: int 
     assert dataclasses.fields(fact) == dataclasses.fields(Fact("file", "x"))
     assert [f.name for f in dataclasses.fields(fact)] == ["kind", "value", "exit"]
     assert fact == Fact(kind, value, exit_) and hash(fact) == hash(Fact(kind, value, exit_))  # type: ignore[arg-type]
+
+
+def _summary_with(facts: list[tuple[str, str, int | None]], cap: int, *, remembered: bool) -> Message:
+    from contextfold._plan import summary_message
+
+    ledger = Ledger(ledger_module._dedupe(Fact(k, v, e) for k, v, e in facts))  # type: ignore[arg-type]
+    text = ledger.render(C, cap)
+    if not remembered:
+        ledger_module._RENDERED.clear()  # read back by parsing, with no remembered costs
+    return summary_message("digest\n\n" + text, count=3, archive_ref="a.jsonl")
+
+
+def _plain_ledger_size(messages: list[Message], cap: int) -> int:
+    """`ledger_size` written plainly: every distinct fact of every message, newest first, summed up to the cap."""
+    used, seen = ledger_module.line_cost(C, ledger_module.LEDGER_HEADER), set()
+    if used > cap:
+        return 0
+    for message in reversed(messages):
+        for fact in ledger_module._scan(message).facts:
+            if fact.key not in seen:
+                seen.add(fact.key)
+                used += ledger_module.line_cost(C, fact.line)
+    return min(used, cap) if seen else 0
+
+
+_FACTS = st.lists(st.tuples(_KIND, _VALUE, st.none() | st.integers(-2, 2)), max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_FACTS, st.lists(st.tuples(_KIND, _VALUE), max_size=8), st.integers(0, 900), st.integers(0, 900), st.booleans())
+def test_carried_ledger_fast_paths_equal_the_plain_ones(
+    carried: list[tuple[str, str, int | None]],
+    newer: list[tuple[str, str]],
+    render_cap: int,
+    cap: int,
+    remembered: bool,
+) -> None:
+    # A summary followed by newer messages: sizing by the summary's summed costs and merging its facts without
+    # deduplicating them again give what the plain rules give over every fact.
+    summary = _summary_with(carried, render_cap, remembered=remembered)
+    later = [Message.text_message("user", "\n".join(v for _, v in newer))] if newer else []
+    msgs = [summary, *later]
+    assert ledger_module.ledger_size(msgs, C, cap) == _plain_ledger_size(msgs, cap)
+    exits = ledger_module._exit_statuses(msgs)
+    everything = [f for m in reversed(msgs) for f in ledger_module._message_facts(m, exits)]
+    assert extract_facts(msgs).facts == ledger_module._dedupe(everything)
+
+
+def test_job_ids_and_errors_of_a_long_result_are_read_in_its_head_and_tail() -> None:
+    filler = "\n".join("x" * 70 for _ in range(85))  # 6 KB: the whole output is inside the scan window of issue numbers
+    output = "job 4242 started\n" + filler + "\njob 777 in the middle, see #12\n" + filler + "\nValueError: end\n"
+    ledger = extract_facts(bash(1, "make", output))
+    ids = ledger.values("id")
+    assert "job 4242" in ids and "#12" in ids and not any("777" in i for i in ids)
+    assert ledger.values("error") == ["ValueError: end"]

@@ -13,13 +13,14 @@ instance), which UTF-8 cannot carry; a line holding one is written with
 ``\uXXXX`` escapes instead (pure ASCII), which JSON reads back to the same
 code points. ``meta`` values must be JSON values; tuples come back as lists.
 
-Speed: a message without ``meta`` (the usual case) is encoded by pydantic-core's
-``to_json`` (several times faster than ``json.dumps`` on large tool outputs).
-Its dict is built with its keys already in sorted order, and ``to_json``
-writes the same bytes as ``json.dumps(..., ensure_ascii=False)`` for every code
-point (tested), so the line is the same as the plain path's. A message with
-``meta`` (arbitrary JSON, keys to sort) or with a lone surrogate (``to_json``
-refuses it) takes the ``json`` path.
+Speed: a message without ``meta`` (the usual case) is encoded by ``orjson``
+(about eight times faster than ``json.dumps`` on large tool outputs, twice as
+fast as pydantic-core's ``to_json``), straight to the UTF-8 bytes the
+workspace writes. Its dict is built with its keys already in sorted order, and
+``orjson`` writes the same bytes as ``json.dumps(..., ensure_ascii=False)`` for
+every code point (tested), so the line is the same as the plain path's. A
+message with ``meta`` (arbitrary JSON, keys to sort, integers of any size) or
+with a lone surrogate (``orjson`` refuses it) takes the ``json`` path.
 
 Decoding is strict: an unknown ``kind`` or role, a missing field or a value of
 the wrong type raises `InputError` naming the line and message index.
@@ -31,7 +32,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, assert_never, cast
 
-from pydantic_core import to_json
+import orjson
 
 from contextfold._errors import InputError
 from contextfold._messages import (
@@ -56,8 +57,10 @@ __all__ = [
     "message_from_dict",
     "message_to_dict",
     "message_to_json",
+    "message_to_json_bytes",
     "messages_from_jsonl",
     "messages_to_jsonl",
+    "messages_to_jsonl_bytes",
 ]
 
 _MEDIA = ("image", "audio", "document")
@@ -139,25 +142,43 @@ def _has_meta(message: Message) -> bool:
     return False
 
 
-def message_to_json(message: Message) -> str:
-    """The canonical JSON line of one message (no trailing newline): ``dumps_canonical(message_to_dict(message))``.
+def message_to_json_bytes(message: Message) -> bytes:
+    """The canonical JSON line of one message as UTF-8 bytes (no trailing newline).
 
     Without ``meta`` anywhere, `message_to_dict` has its keys in sorted order and holds only strings, lists,
-    ``None`` and booleans, which ``to_json`` writes byte for byte as ``json.dumps`` does (a lone surrogate
-    makes it raise: the ``json`` path then escapes it).
+    ``None`` and booleans, which ``orjson`` writes byte for byte as ``json.dumps`` does (a lone surrogate makes it
+    raise: the ``json`` path then escapes it, and the line is pure ASCII).
     """
     d = message_to_dict(message)
     if not _has_meta(message):
         try:
-            return to_json(d).decode("utf-8")
-        except ValueError:
+            return orjson.dumps(d)
+        except orjson.JSONEncodeError:  # a lone surrogate
             pass
-    return dumps_canonical(d)
+    return dumps_canonical(d).encode("utf-8")
+
+
+def message_to_json(message: Message) -> str:
+    """The canonical JSON line of one message (no trailing newline): ``dumps_canonical(message_to_dict(message))``."""
+    return message_to_json_bytes(message).decode("utf-8")
+
+
+def messages_to_jsonl_bytes(messages: Iterable[Message]) -> bytes:
+    """`messages_to_jsonl` as UTF-8 bytes, without a detour through ``str`` (what the workspace writes).
+
+    Lines and newlines are joined in one pass: appending the newline to each line first would copy every line
+    (an archive holds every compacted tool output) once more.
+    """
+    parts: list[bytes] = []
+    for message in messages:
+        parts.append(message_to_json_bytes(message))
+        parts.append(b"\n")
+    return b"".join(parts)
 
 
 def messages_to_jsonl(messages: Iterable[Message]) -> str:
     """JSONL text: one canonical line per message, each ending with a newline."""
-    return "".join(message_to_json(m) + "\n" for m in messages)
+    return messages_to_jsonl_bytes(messages).decode("utf-8")
 
 
 class _Bad(Exception):

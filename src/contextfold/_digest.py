@@ -79,14 +79,21 @@ def _one_line(text: str, limit: int | None = None) -> str:
     """Whitespace collapsed to single spaces; with ``limit``, only enough of a long text for `cut_text` to ``limit``.
 
     The result then is an exact prefix of the full normalization, longer than ``limit``, so ``cut_text(..., limit)``
-    gives the same string as on the whole text without normalizing a 200 KB tool output.
+    gives the same string as on the whole text without normalizing a 200 KB tool output. A head a little longer
+    than ``limit`` is tried first (usually enough), then one four times as long, then the whole text.
     """
-    if limit is not None and len(text) > 4 * limit + 64:
-        words = text[: 4 * limit + 64].split()[:-1]  # the last word may be cut: drop it
-        joined = " ".join(words)
-        if len(joined) > limit:
-            return joined
+    if limit is not None:
+        for size in (limit + limit // 4 + 64, 4 * limit + 64):
+            if len(text) <= size:
+                break
+            words = text[:size].split()[:-1]  # the last word may be cut: drop it
+            joined = " ".join(words)
+            if len(joined) > limit:
+                return joined
     return " ".join(text.split())
+
+
+_LABELS = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}
 
 
 def _first_line(text: str) -> str:
@@ -149,7 +156,7 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
         body = cut_text(_first_line(text), limit)
     else:
         body = cut_text(_one_line(text, truncate_chars), truncate_chars)
-    label = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}[message.role]
+    label = _LABELS[message.role]
     if body or media:
         lines.append(f"{label}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
     for call in calls:

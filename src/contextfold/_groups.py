@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from contextfold._messages import Message
+from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 
 __all__ = [
     "ToolGroup",
@@ -56,12 +56,15 @@ def tool_groups(messages: Sequence[Message]) -> tuple[ToolGroup, ...]:
     ends: list[int] = []
     answered: list[set[str]] = []
     for index, message in enumerate(messages):
-        for result in message.tool_results:
-            group = owner.get(result.call_id)
-            if group is not None:
-                ends[group] = index
-                answered[group].add(result.call_id)
-        ids = [call.id for call in message.tool_calls]
+        ids: list[str] = []
+        for block in message.content:  # one pass over the blocks; results before calls, as they are answered
+            if isinstance(block, ToolResultBlock):
+                group = owner.get(block.call_id)
+                if group is not None:
+                    ends[group] = index
+                    answered[group].add(block.call_id)
+            elif isinstance(block, ToolCallBlock):
+                ids.append(block.id)
         if ids:
             group = len(starts)
             starts.append(index)

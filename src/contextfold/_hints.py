@@ -177,10 +177,21 @@ def format_time(when: datetime, time_format: str = DEFAULT_TIME_FORMAT) -> str:
     return when.strftime(_expand_colon_offset(time_format, when))
 
 
+_ISO_SECONDS_OFFSET = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", re.ASCII)
+"""What `DEFAULT_TIME_FORMAT` writes, in ASCII digits (``strptime`` also reads other digits: it gets those)."""
+
+
 @lru_cache(maxsize=64)
 def _parse_time(text: str, time_format: str) -> datetime:
-    """The time a hint stated (cached: `prepare` re-reads the same last hint at every turn; datetimes are immutable)."""
-    return datetime.strptime(text.strip(), _expand_colon_offset(time_format, None))
+    """The time a hint stated (cached: `prepare` re-reads the same last hint at every turn; datetimes are immutable).
+
+    The default format is read with ``fromisoformat`` when the text has exactly its shape: same value as
+    ``strptime`` (tested), without importing and compiling ``_strptime`` on a session's first hint.
+    """
+    text = text.strip()
+    if time_format == DEFAULT_TIME_FORMAT and _ISO_SECONDS_OFFSET.fullmatch(text):
+        return datetime.fromisoformat(text)
+    return datetime.strptime(text, _expand_colon_offset(time_format, None))
 
 
 def timezone_label(tz: tzinfo | None, when: datetime) -> str:
@@ -193,7 +204,9 @@ def timezone_label(tz: tzinfo | None, when: datetime) -> str:
     return "UTC" + _offset_text(when)
 
 
+@lru_cache(maxsize=64)
 def _zone_from_label(label: str) -> tzinfo | None:
+    """The zone a hint's label names (cached: `prepare` re-reads the same last hint at every turn)."""
     name = label.split(" (", 1)[0].strip()
     match = _OFFSET_RE.match(name)
     if match:
@@ -358,10 +371,15 @@ def _within_usage_buffer(usage: ContextUsage, buffer: float) -> bool:
     Ratios are taken as the decimals the user wrote (``0.8``, not the nearest
     binary float), so the edges land on whole tokens where one expects them.
     """
-    trigger = Fraction(str(usage.trigger_ratio))
-    lower = (trigger - Fraction(str(buffer))) * usage.window
-    upper = trigger * usage.window
+    lower, upper = _usage_band(usage.trigger_ratio, buffer, usage.window)
     return lower <= usage.tokens < upper
+
+
+@lru_cache(maxsize=64)
+def _usage_band(trigger_ratio: float, buffer: float, window: int) -> tuple[Fraction, Fraction]:
+    """The token band of `_within_usage_buffer` (cached: the same three numbers come back at every turn)."""
+    trigger = Fraction(str(trigger_ratio))
+    return (trigger - Fraction(str(buffer))) * window, trigger * window
 
 
 def _time_reason(last_time: str | None, last_zone: str | None, now: datetime, config: HintConfig) -> TimeReason | None:

@@ -33,7 +33,9 @@ quantifiers), and each text is scanned at most once per rule.
 Cost: extraction runs on every compaction, over every message it compacts,
 so it is kept cheap three ways. A text longer than ``MAX_SCAN_CHARS`` is
 scanned on its head and tail only (a 200 KB tool output yields more facts
-than any cap keeps, and its first and last lines say the most); a rule runs
+than any cap keeps, and its first and last lines say the most), and the two
+rules of tool output that start from common words (job ids, error lines) read
+only its first and last few thousand characters (``RESULT_WORDS_CHARS``); a rule runs
 only when a plain substring test says it can match (no ``/``: no path, no
 ``://``: no URL); and the facts of a message are cached by identity
 (messages are immutable), so a message is scanned once however many
@@ -43,7 +45,10 @@ alternation) and run only there (job ids: where ``task``, ``job``, ... start;
 error lines: lines holding ``Error``, ``FAIL``, ...; exit statuses: texts
 holding ``exit`` or ``<returncode>``), with the same results as running them
 everywhere (property-tested). A ledger line's token cost is cached, and a
-ledger rendered by this process is not parsed again when it is read back.
+ledger rendered by this process is not parsed again when it is read back;
+its facts' costs are remembered with it, so the next compaction sizes and
+merges only what is new since that summary instead of the whole ledger again
+(both property-tested against the plain rules).
 
 Commands are kept verbatim (only their surrounding whitespace is stripped):
 ``sed -i 's/    x/y/'`` with its spaces is the command, and collapsing them
@@ -110,6 +115,12 @@ MAX_RULES_PER_MESSAGE = 8
 MAX_SCAN_CHARS = 16_000
 """A longer text is scanned on its first ``SCAN_HEAD_CHARS`` and last ``MAX_SCAN_CHARS - SCAN_HEAD_CHARS``."""
 SCAN_HEAD_CHARS = 12_000
+RESULT_WORDS_CHARS = 4_000
+"""Job ids and error lines of a tool result are looked for in its first ``RESULT_WORDS_HEAD_CHARS`` and the rest of
+this many from its end: they are found by common words (run, process, session, error), which a long output holds
+thousands of times, and a job is named where it starts or ends and a traceback ends the output. The literal rules
+(paths, URLs, issue numbers) read the whole ``MAX_SCAN_CHARS``."""
+RESULT_WORDS_HEAD_CHARS = 1_500
 FACT_CACHE_SIZE = 8_192
 """Messages whose facts are remembered (by identity; least recently used forgotten first)."""
 
@@ -232,6 +243,7 @@ class Ledger:
             return "", tuple(facts)
         rest: list[Fact] = []
         shown_facts: list[Fact] = []
+        shown_costs: dict[tuple[str, str], int] = {}
         shown = ""  # a file already named verbatim by a kept command or error needs no line of its own
         for fact in facts:
             if fact.kind == "file" and fact.value in shown:
@@ -243,13 +255,15 @@ class Ledger:
                 continue  # a shorter, older fact may still fit
             lines.append(line)
             shown_facts.append(fact)
+            shown_costs.setdefault(fact.key, cost)
             used += cost
             if fact.kind != "file":
                 shown += "\n" + fact.value
         if len(lines) == 1:
             return "", tuple(rest)
         text = "\n".join(lines)
-        _remember_rendered(text, _dedupe(shown_facts))
+        # The cost of each distinct fact shown is what `ledger_size` needs when this summary is compacted again.
+        _remember_rendered(text, _dedupe(shown_facts), (counter.key, sum(shown_costs.values()), shown_costs))
         return text, tuple(rest)
 
 
@@ -284,8 +298,16 @@ def ledger_size(messages: Sequence[Message], counter: TokenCounter, max_tokens: 
     seen: set[tuple[str, str]] = set()
     costs = _LINE_COSTS
     ckey = counter.key
-    for message in reversed(messages):
-        for fact in _scan(message).facts:
+    for back, message in enumerate(reversed(messages), 1):
+        entry = _scan(message)
+        if entry.summary and back == len(messages) and entry.facts:
+            # The oldest message is the previous summary, carrying the whole ledger so far: its distinct facts'
+            # cost is summed once per summary, and only the facts newer messages repeat are taken off, so each
+            # compaction sizes what is new instead of the whole ledger again.
+            total, per_key = _summary_costs(entry, counter)
+            used += total - sum(per_key.get(key, 0) for key in seen)
+            return min(used, max_tokens)
+        for fact in entry.facts:
             key = fact.key
             if key in seen:
                 continue
@@ -295,6 +317,18 @@ def ledger_size(messages: Sequence[Message], counter: TokenCounter, max_tokens: 
             if used >= max_tokens:
                 return max_tokens
     return used if seen else 0
+
+
+def _summary_costs(entry: _Scan, counter: TokenCounter) -> _Costs:
+    """Summed line cost of a summary's carried facts (distinct by key) and the cost per key, cached per counter."""
+    cached = entry.costs.get(counter.key)
+    if cached is None:
+        per_key: dict[tuple[str, str], int] = {}
+        for fact in entry.facts:
+            if fact.key not in per_key:
+                per_key[fact.key] = line_cost(counter, fact.line)
+        cached = entry.costs[counter.key] = (sum(per_key.values()), per_key)
+    return cached
 
 
 def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
@@ -335,13 +369,13 @@ def _strings(value: Any) -> Iterator[tuple[str, str]]:
             yield key, str(item)
 
 
-def _scanned(text: str) -> str:
-    """``text``, or its head and tail when it is longer than ``MAX_SCAN_CHARS`` (cut at line ends)."""
-    if len(text) <= MAX_SCAN_CHARS:
+def _scanned(text: str, limit: int = MAX_SCAN_CHARS, head_chars: int = SCAN_HEAD_CHARS) -> str:
+    """``text``, or its first ``head_chars`` and its tail when it is longer than ``limit`` (cut at line ends)."""
+    if len(text) <= limit:
         return text
-    head_end = text.rfind("\n", 0, SCAN_HEAD_CHARS)
-    tail_start = text.find("\n", len(text) - (MAX_SCAN_CHARS - SCAN_HEAD_CHARS))
-    head = text[: head_end if head_end > 0 else SCAN_HEAD_CHARS]
+    head_end = text.rfind("\n", 0, head_chars)
+    tail_start = text.find("\n", len(text) - (limit - head_chars))
+    head = text[: head_end if head_end > 0 else head_chars]
     tail = text[tail_start + 1 :] if tail_start >= 0 else ""
     return head + "\n" + tail
 
@@ -382,6 +416,11 @@ def _paths(text: str) -> list[str]:
 
 def _ids(text: str, *, hashes: bool, lowered: str | None = None) -> list[str]:
     """Identifiers in ``text``; ``lowered`` is ``text.lower()`` when the caller has it already."""
+    return _literal_ids(text, hashes=hashes) + _job_ids(text, lowered)
+
+
+def _literal_ids(text: str, *, hashes: bool) -> list[str]:
+    """URLs, issue numbers and commit hashes: each rule runs only when its literal (``://``, ``#``, ...) occurs."""
     out = [u.rstrip(".,:;") for u in _URL.findall(text)] if "://" in text else []
     if "#" in text:
         out += [f"#{n}" for n in _ISSUE.findall(text)]
@@ -389,6 +428,12 @@ def _ids(text: str, *, hashes: bool, lowered: str | None = None) -> list[str]:
         out += _COMMIT.findall(text)
     if hashes:
         out += [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
+    return out
+
+
+def _job_ids(text: str, lowered: str | None = None) -> list[str]:
+    """Job-style ids (``job 42``, ``task_id=abc1``); ``lowered`` is ``text.lower()`` when the caller has it."""
+    out: list[str] = []
     # The keyword search runs case-sensitively on a lower-cased copy (four times faster than IGNORECASE);
     # the value is read from the original text at the same span when lower-casing kept every offset.
     if lowered is None:
@@ -495,11 +540,8 @@ def _rules(text: str) -> list[str]:
     return out
 
 
-def _command(call: ToolCallBlock) -> str | None:
-    try:
-        args = call.parsed_arguments()
-    except ValueError:
-        return None
+def _command(args: Any) -> str | None:
+    """The command a tool call ran, from its parsed arguments (``None``: not a command tool, or an editor)."""
     if not isinstance(args, dict):
         return None
     for key in ("command", "cmd", "script"):
@@ -527,6 +569,15 @@ class _Scan:
     facts: tuple[Fact, ...]
     calls: tuple[tuple[int, str], ...]  # (index in facts of a command, its call id)
     exits: tuple[tuple[str, int], ...]  # (call id, exit status) of the results this message carries
+    summary: bool = False  # a compaction summary: ``facts`` is the ledger it carries (distinct by key)
+    costs: dict[str, _Costs] = field(default_factory=dict)  # `_summary_costs`, by counter key
+    _by_key: dict[tuple[str, str], Fact] = field(default_factory=dict)
+
+    def by_key(self) -> dict[tuple[str, str], Fact]:
+        """The facts by key (built once; a summary's facts are distinct by key)."""
+        if not self._by_key and self.facts:
+            self._by_key.update((fact.key, fact) for fact in self.facts)
+        return self._by_key
 
 
 _CACHE: OrderedDict[int, _Scan] = OrderedDict()
@@ -538,12 +589,19 @@ def _scan(message: Message) -> _Scan:
         _CACHE.move_to_end(id(message))
         return entry
     if _is_summary(message):
-        carried = parse_ledger(message.text).facts
+        text = message.text
+        start = text.find(LEDGER_HEADER)
+        remembered = _RENDERED.get(text[start:]) if start >= 0 else None
+        carried = remembered[0] if remembered is not None else parse_ledger(text).facts
+        costs: dict[str, _Costs] = {}
         overflow = message.meta.get(OVERFLOW_META_KEY)
         if isinstance(overflow, list | tuple) and overflow:
             extra = parse_ledger(LEDGER_HEADER + "\n" + "\n".join(str(line) for line in overflow)).facts
             carried = _dedupe([*carried, *extra])
-        entry = _Scan(message, carried, (), ())
+        elif remembered is not None:
+            counter_key, total, per_key = remembered[1]
+            costs[counter_key] = (total, per_key)
+        entry = _Scan(message, carried, (), (), summary=True, costs=costs)
     else:
         facts, calls = _scan_message(message)
         entry = _Scan(message, tuple(facts), tuple(calls.items()), _result_exits(message))
@@ -579,14 +637,14 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
                 facts.extend(Fact("file", p) for p in _paths(text))
                 facts.extend(Fact("id", i) for i in _ids(text, hashes=message.role in ("user", "assistant")))
             case ToolCallBlock():
-                command = _command(block)
-                if command is not None:
-                    calls[len(facts)] = block.id
-                    facts.append(Fact("cmd", command))
                 try:
                     parsed = block.parsed_arguments()
                 except ValueError:
                     parsed = block.arguments
+                command = _command(parsed)
+                if command is not None:
+                    calls[len(facts)] = block.id
+                    facts.append(Fact("cmd", command))
                 for key, value in _strings(parsed):
                     value = _scanned(value)
                     facts.extend(Fact("file", p) for p in _paths(value))
@@ -596,9 +654,13 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
                         facts.extend(Fact("id", i) for i in _ids(value, hashes=True))
             case ToolResultBlock():
                 text = _scanned(block.text)
-                lowered = text.lower()
                 facts.extend(Fact("file", p) for p in _paths(text))
-                facts.extend(Fact("id", i) for i in _ids(text, hashes=False, lowered=lowered))
+                ids = _literal_ids(text, hashes=False)
+                # Job ids and error lines are found by common words (run, process, error, ...), which a long
+                # output holds thousands of times: they are read in its head and tail only (see RESULT_WORDS_CHARS).
+                text = _scanned(text, RESULT_WORDS_CHARS, RESULT_WORDS_HEAD_CHARS)
+                lowered = text.lower()
+                facts.extend(Fact("id", i) for i in ids + _job_ids(text, lowered))
                 facts.extend(Fact("error", e) for e in _errors(text, lowered))
             case HintBlock() | ThinkingBlock() | RedactedThinkingBlock() | DataBlock():
                 pass
@@ -638,20 +700,48 @@ def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
 def extract_facts(messages: Sequence[Message]) -> Ledger:
     """The ledger of ``messages``: facts of the newest message first; earlier ledgers merged in."""
     exits = _exit_statuses(messages)
+    carried: _Scan | None = None
+    if messages:
+        first = _scan(messages[0])
+        if first.summary:
+            carried = first  # the usual compaction: the previous summary, then the messages since
+            messages = messages[1:]
     per_message = [_message_facts(message, exits) for message in messages]
     ordered: list[Fact] = []
     for facts in reversed(per_message):
         ordered.extend(facts)
-    return Ledger(_dedupe(ordered))
+    if carried is None:
+        return Ledger(_dedupe(ordered))
+    return Ledger(_merge_carried(_dedupe(ordered), carried))
 
 
-_RENDERED: OrderedDict[str, tuple[Fact, ...]] = OrderedDict()
+def _merge_carried(newer: tuple[Fact, ...], carried: _Scan) -> tuple[Fact, ...]:
+    """``_dedupe([*newer, *carried.facts])`` for a deduplicated ``newer`` and a summary's (distinct) facts.
+
+    Only the few newer facts are looked up among the carried ones: a long ledger is copied, not deduplicated again.
+    """
+    by_key = carried.by_key()
+    out = list(newer)
+    for index, fact in enumerate(out):
+        old = by_key.get(fact.key)
+        if old is not None and fact.exit is None and old.exit is not None:
+            out[index] = Fact(fact.kind, fact.value, old.exit)
+    if not newer:
+        return carried.facts
+    keys = {fact.key for fact in newer}
+    out.extend(fact for fact in carried.facts if fact.key not in keys)
+    return tuple(out)
+
+
+_Costs: TypeAlias = tuple[int, dict[tuple[str, str], int]]
+"""Summed line cost of distinct facts, and the cost per fact key (for one counter)."""
+_RENDERED: OrderedDict[str, tuple[tuple[Fact, ...], tuple[str, int, dict[tuple[str, str], int]]]] = OrderedDict()
 RENDERED_CACHE_SIZE = 16
 """Ledgers recently rendered by `Ledger.render_with_rest`, by text: the next compaction reads one of them back."""
 
 
-def _remember_rendered(text: str, facts: tuple[Fact, ...]) -> None:
-    _RENDERED[text] = facts
+def _remember_rendered(text: str, facts: tuple[Fact, ...], costs: tuple[str, int, dict[tuple[str, str], int]]) -> None:
+    _RENDERED[text] = (facts, costs)
     _RENDERED.move_to_end(text)
     if len(_RENDERED) > RENDERED_CACHE_SIZE:
         _RENDERED.popitem(last=False)
@@ -668,7 +758,7 @@ def parse_ledger(text: str) -> Ledger:
         return Ledger()
     remembered = _RENDERED.get(text[start:])
     if remembered is not None:
-        return Ledger(remembered)
+        return Ledger(remembered[0])
     return _parse_ledger_lines(text, start)
 
 

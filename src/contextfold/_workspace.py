@@ -46,7 +46,13 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PureWindowsPath
 
-from contextfold._codec import block_from_dict, block_to_dict, dumps_canonical, messages_from_jsonl, messages_to_jsonl
+from contextfold._codec import (
+    block_from_dict,
+    block_to_dict,
+    dumps_canonical,
+    messages_from_jsonl,
+    messages_to_jsonl_bytes,
+)
 from contextfold._errors import ConfigError, InputError, PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
 from contextfold._offload import OffloadKind, OffloadRef
@@ -166,7 +172,7 @@ class LocalWorkspace:
         return self._store(
             "context",
             ".jsonl",
-            lambda: messages_to_jsonl(msgs).encode("utf-8"),
+            lambda: messages_to_jsonl_bytes(msgs),
             media_type=CONTEXT_MEDIA_TYPE,
             message_range=message_range,
         )
