@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import contextfold
-from contextfold._codec import messages_to_jsonl_bytes
+from contextfold._codec import messages_to_jsonl_chunks
 from contextfold._config import ContextConfig
 from contextfold._context import Context, Prepared
 from contextfold._counters import make_counter
@@ -160,7 +160,7 @@ class MemoryOffloader:
         self.context_bytes = 0
         self.results = 0
 
-    def _ref(self, kind: str, text: str | bytes, **extra: Any) -> OffloadRef:
+    def _ref(self, kind: str, text: str | bytes, *, size: int | None = None, **extra: Any) -> OffloadRef:
         path = f"{kind}/{self.stored:06d}"
         self.stored += 1
         if self.keep:
@@ -168,7 +168,7 @@ class MemoryOffloader:
         return OffloadRef(
             path=path,
             kind=kind,  # type: ignore[arg-type]
-            size=len(text),
+            size=len(text) if size is None else size,
             created=datetime.now(UTC).isoformat(),
             **extra,
         )
@@ -179,10 +179,12 @@ class MemoryOffloader:
     async def offload_context(
         self, messages: Sequence[Message], *, message_range: tuple[int, int] | None = None
     ) -> OffloadRef:
-        payload = messages_to_jsonl_bytes(messages)
+        chunks = messages_to_jsonl_chunks(messages)  # what `LocalWorkspace` writes (with ``writev``)
+        size = sum(len(chunk) for chunk in chunks)
         self.context_messages += len(messages)
-        self.context_bytes += len(payload)
-        return self._ref("context", payload, message_range=message_range, media_type="application/jsonl")
+        self.context_bytes += size
+        payload = b"".join(chunks) if self.keep else b""
+        return self._ref("context", payload, size=size, message_range=message_range, media_type="application/jsonl")
 
     async def offload_tool_result(self, text: str, *, call_id: str, tool_name: str | None) -> OffloadRef:
         self.results += 1

@@ -5,10 +5,12 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from contextfold._codec import messages_to_jsonl
 from contextfold._errors import PathRefusedError, WorkspaceError
 from contextfold._messages import Message
 from contextfold._workspace import INDEX_NAME, TEMP_PREFIX, LocalWorkspace
@@ -151,3 +153,19 @@ def test_two_processes_same_root(tmp_path: Path, same_session: bool) -> None:
         for r in ws.items():
             assert ws.read_text(r) == f"{r.call_id}\n" * 100
         assert not list(ws.session_dir.rglob(f"{TEMP_PREFIX}*"))
+
+
+def test_short_writes_are_resumed_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A file system may accept fewer bytes than asked (signals, quotas): the rest is written, in order.
+    real_writev = os.writev
+
+    def short_writev(fd: int, buffers: Sequence[bytes]) -> int:
+        first = bytes(buffers[0])
+        return real_writev(fd, [first[: max(1, len(first) // 3)]])
+
+    monkeypatch.setattr(os, "writev", short_writev)
+    ws = LocalWorkspace(tmp_path, "s")
+    msgs = [Message.text_message("user", "é" * 1000 + str(i)) for i in range(50)]
+    ref = ws.offload_context_sync(msgs)
+    assert ws.read_messages(ref) == msgs
+    assert (tmp_path / "s" / ref.path).stat().st_size == ref.size == len(messages_to_jsonl(msgs).encode())

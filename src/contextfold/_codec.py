@@ -61,6 +61,7 @@ __all__ = [
     "messages_from_jsonl",
     "messages_to_jsonl",
     "messages_to_jsonl_bytes",
+    "messages_to_jsonl_chunks",
 ]
 
 _MEDIA = ("image", "audio", "document")
@@ -163,17 +164,22 @@ def message_to_json(message: Message) -> str:
     return message_to_json_bytes(message).decode("utf-8")
 
 
-def messages_to_jsonl_bytes(messages: Iterable[Message]) -> bytes:
-    """`messages_to_jsonl` as UTF-8 bytes, without a detour through ``str`` (what the workspace writes).
+def messages_to_jsonl_chunks(messages: Iterable[Message]) -> list[bytes]:
+    """`messages_to_jsonl` as UTF-8 chunks: each line, then its newline (what the workspace writes, in order).
 
-    Lines and newlines are joined in one pass: appending the newline to each line first would copy every line
-    (an archive holds every compacted tool output) once more.
+    Not joined: an archive holds every compacted tool output, and the workspace writes the chunks as they are
+    (``writev``), so the archive is never copied into one more buffer of its whole size.
     """
-    parts: list[bytes] = []
+    chunks: list[bytes] = []
     for message in messages:
-        parts.append(message_to_json_bytes(message))
-        parts.append(b"\n")
-    return b"".join(parts)
+        chunks.append(message_to_json_bytes(message))
+        chunks.append(b"\n")
+    return chunks
+
+
+def messages_to_jsonl_bytes(messages: Iterable[Message]) -> bytes:
+    """`messages_to_jsonl` as UTF-8 bytes, without a detour through ``str``."""
+    return b"".join(messages_to_jsonl_chunks(messages))
 
 
 def messages_to_jsonl(messages: Iterable[Message]) -> str:

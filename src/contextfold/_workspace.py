@@ -51,7 +51,7 @@ from contextfold._codec import (
     block_to_dict,
     dumps_canonical,
     messages_from_jsonl,
-    messages_to_jsonl_bytes,
+    messages_to_jsonl_chunks,
 )
 from contextfold._errors import ConfigError, InputError, PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
@@ -172,7 +172,7 @@ class LocalWorkspace:
         return self._store(
             "context",
             ".jsonl",
-            lambda: messages_to_jsonl_bytes(msgs),
+            lambda: messages_to_jsonl_chunks(msgs),
             media_type=CONTEXT_MEDIA_TYPE,
             message_range=message_range,
         )
@@ -192,7 +192,7 @@ class LocalWorkspace:
         self,
         kind: OffloadKind,
         suffix: str,
-        payload: Callable[[], bytes],
+        payload: Callable[[], bytes | Sequence[bytes]],
         *,
         media_type: str | None,
         message_range: tuple[int, int] | None = None,
@@ -208,17 +208,18 @@ class LocalWorkspace:
         tmp = directory / f"{TEMP_PREFIX}{name}"
         final = directory / name
         renamed = False
-        data = payload()
+        produced = payload()
+        chunks: Sequence[bytes] = (produced,) if isinstance(produced, bytes) else produced
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            _write_file(tmp, data)
+            _write_file(tmp, chunks)
             os.replace(tmp, final)
             renamed = True
             _fsync_dir(directory)
             ref = OffloadRef(
                 path=rel,
                 kind=kind,
-                size=len(data),
+                size=sum(len(chunk) for chunk in chunks),
                 created=created.isoformat(),
                 message_range=message_range,
                 tool_name=tool_name,
@@ -389,16 +390,37 @@ def _extension(media_type: str | None) -> str:
     return ".bin"
 
 
-def _write_file(path: Path, data: bytes) -> None:
+def _write_file(path: Path, chunks: Sequence[bytes]) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(fd, chunks)
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+_IOV_MAX = 1024
+"""Chunks per ``writev`` call (POSIX guarantees at least 16; Linux and macOS allow 1024)."""
+
+
+def _write_all(fd: int, chunks: Sequence[bytes]) -> None:
+    """Write ``chunks`` in order, in as few system calls as ``writev`` allows, resuming after short writes."""
+    views = [memoryview(chunk) for chunk in chunks if chunk]
+    first = 0
+    while first < len(views):
+        # os.writev is POSIX only; Windows writes one chunk per call.
+        written = (
+            os.writev(fd, views[first : first + _IOV_MAX]) if hasattr(os, "writev") else os.write(fd, views[first])
+        )
+        if written <= 0:
+            raise OSError(errno.EIO, "the file system accepted no bytes")
+        while written:
+            size = len(views[first])
+            if written < size:
+                views[first] = views[first][written:]
+                break
+            written -= size
+            first += 1
 
 
 def _append_line(path: Path, line: bytes) -> None:
