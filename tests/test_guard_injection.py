@@ -1,4 +1,6 @@
+import dataclasses
 import json
+import re
 import time
 from pathlib import Path
 
@@ -6,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _injection, normalize, sanitize_injection, scan_injection
+from contextfold._guard import _injection, _normalize, normalize, sanitize_injection, scan_injection
 
 DATA = Path(__file__).parent / "data" / "guard"
 
@@ -314,3 +316,106 @@ def test_large_text_parts_find_what_one_part_finds(monkeypatch: pytest.MonkeyPat
     whole = [[(f.rule, f.severity, f.start, f.end) for f in scan_injection(t)] for t in texts]
     assert split == whole
     assert all(split)
+
+
+def _variants(text: str) -> list[str]:
+    return [text, text.replace(" ", "\\n"), text.replace(" ", ""), text.upper(), "x " * 300 + text, json.dumps(text)]
+
+
+def _start_positions(rule: _injection._Rule, text: str) -> set[int]:
+    """Where `_window_matches` tries ``rule`` in the whole ``text`` (its ``starts`` or ``heads``)."""
+    norm, raw = _normalize.fold_bytes(text)
+    t = _injection._Text(norm.text, raw, b" " + raw.translate(_injection._LETTERS) + b" ", rule.starts)
+    at = {i for w in rule.starts for i in _injection._runs_at(t, w, 0, len(raw))}
+    return at | {i for h, kind in rule.heads for i in _injection._heads_at(t, h, kind, 0, len(raw))}
+
+
+def test_match_starts_are_declared() -> None:
+    # A rule with ``starts`` or ``heads`` is tried in a window only where one of them occurs: every match of a
+    # full scan must start there (on every corpus string and variants with escaped, glued and quoted words).
+    rules = [r for r in _injection._RULES if r.starts or r.heads]
+    assert len(rules) >= 30
+    for r in _rows("tune") + _rows("eval"):
+        for text in _variants(r["text"]):
+            folded = normalize(text).text
+            for rule in rules:
+                starts = {m.start() for m in rule.pattern.finditer(folded)}
+                if starts:
+                    assert starts <= _start_positions(rule, text), (rule.rule_id, text[:80])
+
+
+_PLAIN_RULES = tuple(dataclasses.replace(r, starts=frozenset(), heads=()) for r in _injection._RULES)
+_START_WORDS = sorted(
+    {w.decode() for r in _injection._RULES for w in r.starts}
+    | {h.decode() for r in _injection._RULES for h, _ in r.heads}
+    | {lit.decode() for r in _injection._RULES for lit, _, _ in r.anchors}
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_START_WORDS, "the", "you", "your", "system prompt", ":", "\n", "\\n", " "]), max_size=60
+    )
+)
+def test_start_candidates_find_what_finditer_finds(words: list[str]) -> None:
+    # The same scan with every window run by finditer (the rules' gates kept) must give the same findings.
+    text = " ".join(words)
+    fast = [(f.rule, f.severity, f.start, f.end) for f in scan_injection(text)]
+    rules = _injection._RULES
+    try:
+        _injection._RULES = _PLAIN_RULES
+        slow = [(f.rule, f.severity, f.start, f.end) for f in scan_injection(text)]
+    finally:
+        _injection._RULES = rules
+    assert fast == slow
+
+
+def test_start_candidates_on_corpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [v for r in _rows("tune") + _rows("eval") for v in _variants(r["text"])]
+    texts.append("\n".join(r["text"] for r in _rows("tune")) * 2)  # over 2 x _CHUNK: scanned in parts
+    fast = [[(f.rule, f.severity, f.start, f.end) for f in scan_injection(t)] for t in texts]
+    monkeypatch.setattr(_injection, "_RULES", _PLAIN_RULES)
+    assert fast == [[(f.rule, f.severity, f.start, f.end) for f in scan_injection(t)] for t in texts]
+
+
+_ONE_PUNCT_RX = re.compile(_injection._trie(_injection._PUNCT_LITS))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *(lit.decode() for lit in _injection._PUNCT_LITS),
+                *'<|[({#"!./>]_ ',
+                "system",
+                "admin",
+                "inst",
+                "sys",
+                "env",
+            ]
+        ),
+        max_size=30,
+    ).map("".join)
+)
+def test_punctuation_groups_find_what_one_regex_finds(text: str) -> None:
+    # Punctuation anchors are scanned per first character, and only the groups whose stem or characters occur.
+    raw = text.encode()
+    toks = _injection._tokens(raw, raw.translate(_injection._LETTERS), 0, len(raw))
+    _, punct = _injection._present(toks, raw, 0, len(raw))
+    expected: dict[tuple[bytes, int], list[int]] = {}
+    for m in _ONE_PUNCT_RX.finditer(raw):
+        expected.setdefault((m.group(), _injection._INNER), []).append(m.start())
+    assert punct == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_fold_bytes_gives_the_folded_text_and_map(text: str) -> None:
+    norm, raw = _normalize.fold_bytes(text)
+    assert norm.text == normalize(text).text
+    assert raw == norm.text.encode("ascii", "replace")
+    spans = [norm.span(i, i + 1) for i in range(len(norm.text))]
+    norm._breaks = None  # the map built on the fold's way (few non-ASCII characters) equals the lazy one
+    assert spans == [norm.span(i, i + 1) for i in range(len(norm.text))]

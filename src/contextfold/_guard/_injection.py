@@ -14,22 +14,29 @@ result), so no rule runs over the whole text: each rule names literal anchors
 that every match contains (mostly word starts) and optional gate words. The
 distinct letter runs of the text are computed once (C-level translate/split/
 set); an index from anchor to rules picks the rules that can match, gates are
-set intersections, each needed anchor is located by one literal-first regex,
-and the rule runs only in a bounded window around each anchor (a single
-``match`` at the anchor when the match starts there; a longer window is
-first checked against the rule's gate). Texts over 32 KB are handled in
-parts of about 16 KB cut at newlines, each with its own letter runs, so in a
-large log a rule runs only where its anchors and gate words meet.
+set intersections, each needed anchor is located by one literal-first regex
+(punctuation anchors by one regex per first character, only for the
+characters and stems the text holds), and the rule runs only in a bounded
+window around each anchor: a single ``match`` at the anchor when the match
+starts there; a longer window is first checked against the rule's gate, and
+for most rules, whose matches all start at a few words (``starts``/``heads``),
+``match`` is tried only where those occur, instead of ``finditer`` trying
+every position. Texts over 32 KB are handled in parts of about 16 KB cut at
+newlines, each with its own letter runs, so in a large log a rule runs only
+where its anchors and gate words meet; an anchor is located by one scan over
+each run of consecutive parts that need it.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from contextfold._guard._normalize import normalize
+from contextfold._guard._normalize import fold_bytes
 
 __all__ = ["CATEGORIES", "Category", "Finding", "Severity", "scan_injection"]
 
@@ -103,10 +110,21 @@ class _Rule:
     after: int
     gate: tuple[frozenset[bytes], ...]
     keys: frozenset[_Key]
+    starts: frozenset[bytes]
+    heads: tuple[tuple[bytes, int], ...]
+    reach: tuple[tuple[_Key, int, int], ...]  # per anchor: its key, ``before``, and literal length + ``after``
 
 
 def _r(
-    rule_id: str, category: Category, severity: Severity, pattern: str, anchors: str, after: int = 500, gate: str = ""
+    rule_id: str,
+    category: Category,
+    severity: Severity,
+    pattern: str,
+    anchors: str,
+    after: int = 500,
+    gate: str = "",
+    starts: str = "",
+    heads: str = "",
 ) -> _Rule:
     parsed: list[tuple[bytes, int, int]] = []
     for word in anchors.split():
@@ -119,44 +137,68 @@ def _r(
         parsed.append((lit.encode("ascii"), int(before), kind))
     groups = tuple(frozenset(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
     keys = frozenset((lit, kind) for lit, _, kind in parsed)
-    return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys)
+    first = frozenset(w.encode("ascii") for w in starts.split("|") if w)
+    lits: list[tuple[bytes, int]] = []
+    for head in filter(None, heads.split("|")):
+        kind = _WORD if head.startswith("=") else _START if head.startswith("^") else _INNER
+        text = head.lstrip("^=").encode("ascii")
+        if not text or (kind == _INNER) == bool(re.fullmatch(rb"[a-z]+", text)):
+            raise ValueError(f"{rule_id}: head {head!r} must be =word, ^stem or punctuation")
+        lits.append((text, kind))
+    reach = tuple(((lit, kind), before, len(lit) + after) for lit, before, kind in parsed)
+    return _Rule(
+        rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys, first, tuple(lits), reach
+    )
 
 
-# (rule id, category, severity, pattern, anchors, after, gate). Every match of a rule contains one of its
-# anchors (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number:
+# (rule id, category, severity, pattern, anchors, after, gate, starts, heads). Every match of a rule contains one
+# of its anchors (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number:
 # the match starts at the anchor) and ends at most ``after`` characters past it. An anchor is "=word" (a whole
 # letter run), "^stem" (a letter run starting with it) or a bare literal (anywhere, also inside a word).
 # ``gate``: space-separated groups of words ("a|b"), each group having a whole letter run in every match.
-# The scan runs a rule only around its anchors; tests/test_guard_injection.py checks this against a full scan.
+# ``starts``: words ("a|b") one of which is a whole letter run where every match starts: in a window the rule
+# is then tried with ``match`` where those occur (none: the window is skipped), not ``finditer`` everywhere.
+# ``heads``: the same, not checked against the window's letter runs: "a|b" of "=word" (a whole letter run),
+# "^stem" (a letter run starting with it) or punctuation (anywhere), one of which starts every match.
+# The scan runs a rule only around its anchors and tries it only at its starts/heads; tests/test_guard_injection.py
+# checks both against a full scan.
 _RULES: tuple[_Rule, ...] = (
     # --- system override
     _r("override.ignore", "system_override", "high", rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b",
        "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60"),
     _r("override.void", "system_override", "high",
        r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
-       "^instruction:90 ^direction:90 ^rules:90"),
+       "^instruction:90 ^direction:90 ^rules:90",
+       heads="^all|^any|^the"),
     _r("override.new", "system_override", "high",
        r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b",
-       "^instruction:150 ^reprogramming:50 ^upgrade:50 ^situation:50"),
+       "^instruction:150 ^reprogramming:50 ^upgrade:50 ^situation:50",
+       heads="=begin|=start|#|=end|%|=system|=the"),
     _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind",
-       gate="everything|nevermind"),
+       gate="everything|nevermind",
+       heads="=stop|=nevermind"),
     _r("override.start_over", "system_override", "medium",
        r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)",
-       "^ignor:150 ^instruction:150", gate="start|begin|from"),
+       "^ignor:150 ^instruction:150", gate="start|begin|from",
+       heads="=start|=begin|=from|=instructions"),
     _r("override.override", "system_override", "high",
        r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b",
-       "^overrid:60"),
+       "^overrid:60",
+       starts="administrator|admin|developer|sudo|root|manual|override"),
     _r("override.unrestricted", "system_override", "medium",
        r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content |moral )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b",
-       "^disregard ^ignore ^without ^bypass"),
+       "^disregard ^ignore ^without ^bypass",
+       heads="=disregard|=ignore|=without|=bypass"),
     _r("override.not_bound", "system_override", "high",
        r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
        "^bound:100 ^restricted:100 ^limited:100 ^constrained:100 ^abide:100 ^comply:100 ^adhere:100 ^free",
-       gate="rules|guideline|polic|restriction|filter|limitation|ethic|moral|confines"),
+       gate="rules|guideline|polic|restriction|filter|limitation|ethic|moral|confines",
+       heads="=not|=no|=never|=do|=don|=free|=freed"),
     # --- role confusion
     _r("role.chatml", "role_confusion", "high",
        r"(?<!['\"`])<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|end|channel|message)\|>|(?<!['\"`])<(?:start|end)_of_turn>",
-       "<| ^turn:10"),
+       "<| ^turn:10",
+       heads="<"),
     _r("role.inst", "role_confusion", "high", r"(?<!['\"`])(?:\[/?inst\]|<</?sys>>)~[a-z]", "[inst] [/inst] <<sys>> <</sys>>"),
     _r("role.fake_system", "role_confusion", "high",
        r"(?m)(?:^|[.!?>\]] ?|-{3,40} ?)[\x20\t>*#]{0,6}(?:system|system message|system note|developer|admin(?:istrator)?) ?:[\x20\t]{0,8}(?=\S)[^\n]{0,80}?\b(?:you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do not|don't|this chat|the ai|assistant)\b",
@@ -173,14 +215,15 @@ _RULES: tuple[_Rule, ...] = (
        "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
     _r("role.you_are_now", "role_confusion", "high",
        r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
-       "^now:60 ^longer:60", gate="you"),
+       "^now:60 ^longer:60", gate="you", heads="=you"),
     _r("role.persona", "role_confusion", "high",
        r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
        "^unrestricted ^unfiltered ^jailbroken ^uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
     _r("role.mode", "role_confusion", "high",
        r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
        "^mode:60", 10,
-       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic"),
+       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic",
+       heads="=developer|=maintenance|=god|=jailbreak|=debug|=dan|=stan|=dude|=evil|=enter|=activate|=enable|=switch"),
     _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
     # --- tool-call injection
     _r("tool.json_call", "tool_call_injection", "high",
@@ -197,19 +240,22 @@ _RULES: tuple[_Rule, ...] = (
        "^arg:160 ^param:160", 40, gate="name|tool|function"),
     _r("tool.workflow", "tool_call_injection", "high",
        r"\b(?:additional|extra|new|hidden|required|mandatory) workflow step\b|\bupdated tool call\b|\b(?:call|invoke|use|run|execute) the \w{1,40} (?:tool|function) (?:to|and|with) (?:send|upload|post|forward|email|delete|read|exfiltrate|transfer)",
-       "^workflow:80 ^updated ^tool:110 ^function:110", 80),
+       "^workflow:80 ^updated ^tool:110 ^function:110", 80,
+       starts="additional|extra|new|hidden|required|mandatory|updated|call|invoke|use|run|execute"),
     _r("tool.poisoning", "tool_call_injection", "high",
        r"<important>|\bbefore using this tool,? (?:you must )?(?:read|pass|send|call|fetch|include|collect)\b|\b(?:pass|send|include|put) (?:its|the|their|all) (?:content|contents|output) as (?:the )?['\"]?\w{1,30}['\"]? (?:argument|parameter|field)|\botherwise the tool will not work\b|\bdo not mention that you\b",
        "<important> ^tool:100 ^pass ^send ^include ^put ^otherwise ^mention:50", 220,
-       gate="important|tool|argument|parameter|field|mention"),
+       gate="important|tool|argument|parameter|field|mention",
+       heads="<important>|=before|=pass|=send|=include|=put|=otherwise|=do"),
     _r("tool.shell", "tool_call_injection", "medium",
        r"\b(?:run|execute) (?:the following|this) (?:command|shell command|script)\b[^\n]{0,20}:|\bcurl [^\n]{0,100}\| ?(?:ba)?sh\b|\brm -rf /(?:\s|$|\")",
-       "^command:120 ^script:120 ^curl ^rf:30", 300),
+       "^command:120 ^script:120 ^curl ^rf:30", 300,
+       starts="run|execute|curl|rm"),
     # --- secret extraction
     _r("secret.prompt", "secret_extraction", "high",
        rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
        "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60,
-       gate=_REVEAL_GATE + "|need|want|like|have"),
+       gate=_REVEAL_GATE + "|need|want|like|have", starts=_REVEAL_GATE + "|need|want|like|have"),
     _r("secret.prompt_question", "secret_extraction", "high",
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
        "^what ^instruction:120 ^repeat ^opposite"),
@@ -219,17 +265,20 @@ _RULES: tuple[_Rule, ...] = (
     _r("secret.prompt_above", "secret_extraction", "high",
        r"\b(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell out|write out|type out|summari[sz]e)[:,]? (?:me |us )?(?:all |everything |exactly |verbatim )?(?:(?:of )?(?:the |your )?(?:text|words|content|messages?|lines?|instructions|prompt|everything)(?: (?:written|given|provided|that (?:was|were) (?:written|given)))? )?(?:above|before this (?:line|message|point|conversation)|before my (?:first )?(?:messages?|questions?)|preceding this|prior to this|at the (?:start|beginning) of (?:this|the|our) (?:conversation|chat|session))\b",
        "^above:200 ^before:200 ^preceding:200 ^prior:200 ^start:200 ^beginning:200", 80,
-       gate="above|this|my|conversation|chat|session"),
+       gate="above|this|my|conversation|chat|session",
+       starts="show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell|write|type|summarize|summarise"),
     _r("secret.credentials", "secret_extraction", "high",
        rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
        "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
-       gate=_REVEAL_GATE),
+       gate=_REVEAL_GATE, starts=_REVEAL_GATE),
     _r("secret.exfil_url", "secret_extraction", "high",
        r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
-       "![ ^encoded:60 ^summary:50", 600),
+       "![ ^encoded:60 ^summary:50", 600,
+       heads="![|=url|=base|=encoded|=summary"),
     _r("secret.read_sensitive", "secret_extraction", "high",
        r"\b(?:read|cat|open|collect|gather|include|attach|check) (?:the )?(?:contents? of )?(?:\x7e/\.ssh|\x7e/\.aws|\x7e/\.cursor/mcp\.json|/etc/passwd|id_rsa|(?:our |your |the )?\.env files?|environment variables containing)",
-       "^ssh:150 ^aws:150 ^mcp:150 ^passwd:150 ^rsa:150 .env:150 ^containing:150", 100),
+       "^ssh:150 ^aws:150 ^mcp:150 ^passwd:150 ^rsa:150 .env:150 ^containing:150", 100,
+       starts="read|cat|open|collect|gather|include|attach|check"),
     # --- generic instruction injection
     _r("inject.note_to_ai", "instruction_injection", "high",
        r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the )?(?:automated|ai|llm|language model|assistant|chatbot|model|agent|analysis software|screening system|bots?|any ai)\b|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing) this\b",
@@ -237,40 +286,49 @@ _RULES: tuple[_Rule, ...] = (
        gate="automated|ai|llm|language|assistant|chatbot|model|agent|analysis|screening|bot|bots|any|ais|llms|assistants|models|chatbots|agents"),
     _r("inject.hide_from_user", "instruction_injection", "high",
        r"\bdo(?: not|n't) (?:tell|mention|inform|reveal|alert|notify|show)(?: this| it| that)?(?: step)?(?: to)? (?:the )?user\b|\bwithout (?:telling|informing|alerting|notifying) the user\b|\b(?:never|don't|do not) reveal these instructions\b|\bkeep (?:this|it|these instructions) (?:a )?secret from the user\b|\bthe user (?:must|should) (?:not|never) (?:know|find out|be told)\b",
-       "^user:200 ^instruction:100", 200),
+       "^user:200 ^instruction:100", 200,
+       starts="do|don|without|never|keep|the"),
     _r("inject.if_asked", "instruction_injection", "high",
        r"\bif (?:the )?(?:user )?(?:asks?|asked|questioned)\b[^\n.]{0,60}\b(?:respond|reply|answer|say|report|tell|output)\b|\b(?:simply|only|just) (?:respond|reply|answer|say|output|print) (?:with )?(?:only )?(?:the following|[\"'])",
-       "^ask:80 ^question:80 ^simply ^only ^just", 300),
+       "^ask:80 ^question:80 ^simply ^only ^just", 300,
+       heads="=if|=simply|=only|=just"),
     _r("inject.new_instructions", "instruction_injection", "high",
        r"(?:\bnew|\bupdated|\badditional|\breal|\bactual|\bhidden|\bimportant|\bcore|\bsecret) instructions? ?:|\bfollow (?:these|the|my) (?:new|hidden|real|updated) instructions\b|-- ?(?:core instruction|legal amendment, follow instruction)|\bfollow instruction\b",
-       "^instruction:120", 200),
+       "^instruction:120", 200,
+       heads="=new|=updated|=additional|=real|=actual|=hidden|=important|=core|=secret|=follow|--"),
     _r("inject.regardless", "instruction_injection", "high",
        r"\bregardless of (?:any |all |the |your )?(?:previous |prior |earlier |other )?(?:instructions|rules|guidelines|what you were told)\b|\byou (?:may|must|will) not deviate from this\b",
        "^regardless ^deviate:80"),
     _r("inject.print_only", "instruction_injection", "medium",
        r"\b(?:output|print|say|reply|respond) (?:with )?only (?:the following|these words|that|this)\b|\band only (?:those|these) words\b|\bfocus (?:only|exclusively) on the following\b",
-       "^only:80 ^focus"),
+       "^only:80 ^focus",
+       starts="output|print|say|reply|respond|and|focus"),
     _r("inject.from_now_on", "instruction_injection", "high",
        r"\bfrom now on,? (?:you|i want you to|the assistant) (?:must |will |shall |should )?(?:always |only |never )(?:respond|reply|answer|act|be|say|write|output|include)\b",
-       "^now:40", gate="from"),
+       "^now:40", gate="from", heads="=from"),
     _r("inject.instead", "instruction_injection", "medium",
        r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b",
        "^instead:30 ^repeat ^pwned:60", 200,
-       gate="print|say|output|write|respond|reply|tell|translate|repeat|pwned"),
+       gate="print|say|output|write|respond|reply|tell|translate|repeat|pwned",
+       heads="=and|=but|=repeat|=haha|=i"),
     _r("inject.new_task", "instruction_injection", "high",
        r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b",
-       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 ^prompt:80 ^important ^attention ^urgent ^notice"),
+       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 ^prompt:80 ^important ^attention ^urgent ^notice",
+       starts="your|the|new|updated|important|attention|urgent|notice"),
     _r("inject.exfil_mail", "instruction_injection", "high",
        r"\b(?:forward|send|email|upload|post|transfer) (?:all|every|each|the entire|the whole|any) (?:[\w-]{1,20} ){0,4}to (?:[\w.+-]{1,64}@[\w-]{1,64}\.|https?://)",
-       "^forward ^send ^email ^upload ^post ^transfer", 400),
+       "^forward ^send ^email ^upload ^post ^transfer", 400,
+       heads="=forward|=send|=email|=upload|=post|=transfer"),
     _r("role.no_limits", "role_confusion", "medium",
        r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\bstay in character\b",
-       "^pretend ^without ^character:60"),
+       "^pretend ^without ^character:60",
+       heads="=pretend|=without|=stay"),
     # --- secret extraction by paraphrase (families: what were you given / your system prompt / the AI's prompt)
     _r("secret.given", "secret_extraction", "high",
        r"\b(?:instructions?|rules|guidelines|constraints|limitations|directives|persona|role|prompt)\b[^.?!\n]{0,40}?\b(?:were you|have you been|has been|have been|are you|must you have been|you(?:'ve| have)? been|you were|you are|you're) (?:given|assigned|set|configured|programmed|instructed|provided|operating under|running under|bound by|following)\b|\bhow you (?:were|have been) (?:configured|programmed|instructed|set up|prompted)\b|\bwhat instructions? (?:causes?|prevents?|makes?|tells?|defines?|do you have)\b|\b(?:quote|recite|show|read|print)(?: me)? the (?:relevant |specific |exact )?instructions?\b|\b(?:any )?(?:hidden|secret|confidential)(?: or (?:hidden|secret|confidential))? (?:instructions|rules|prompts?)(?: i| you| we)\b|\b(?:beginning|start|top) of (?:your|the) context(?: window)?\b|\b(?:text|words|content|everything)\b[^.?!\n]{0,30}\bbefore (?:my|this|our) (?:first )?(?:messages?|questions?|conversation)\b",
        "^instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 ^prompt:120 ^how ^context:40 ^before:120", 200,
-       gate="you|been|instruction|instructions|rules|prompt|prompts|context|before"),
+       gate="you|been|instruction|instructions|rules|prompt|prompts|context|before",
+       starts="instruction|instructions|rules|guidelines|constraints|limitations|directives|persona|role|prompt|how|what|quote|recite|show|read|print|any|hidden|secret|confidential|beginning|start|top|text|words|content|everything"),
     _r("secret.your_prompt", "secret_extraction", "high",
        r"\b(?:what(?:'s| is| are| were)?|how many|which|quote|summari[sz]e|paraphrase|describe|analy[sz]e|audit|document|break down|encode|anagram|spell|use|provide|respond with|reply with|translate|output|show|print|reveal|display|repeat|tell me|give me|share|write|list|read|recite|dump|leak|sells? me on|confirm|correct|verify|contains?|says|similar to|words? of|part of|characters in|letters of|section of|do|does)\b[^.?!\n]{0,60}?\byour (?:own )?(?:[\w-]{1,20} ){0,2}?(?:system ?prompt|system ?instructions|system ?configuration|system ?message|instructions?|pre-?prompt|configuration)\b|\b(?:ai|assistant|bot|chatbot|model|system)'s (?:system )?(?:prompt|configuration|instructions)\b|\bwhat'?s in (?:the|your) system prompt\b|\breveal_(?:system_)?prompt\b|\{\{ ?system_prompt ?\}\}|\[your_system_prompt(?:_here)?\]|(?m:(?:^|[.?!] ?|\b(?:is|seen|saw|know|about|verify|confirm|of) )your (?:system ?prompt|pre-?prompt)\b)|\byour prompt (?:starts|begins) with\b",
        "^prompt:120 ^instruction:120 ^configur:120 ^message:120 ^reveal {{ systemprompt:120 systemmessage:120 systeminstruction:120 systemconfiguration:120 preprompt:120", 70,
@@ -279,23 +337,28 @@ _RULES: tuple[_Rule, ...] = (
     _r("inject.important_message", "instruction_injection", "high",
        r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
        "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop", 200,
-       gate="message|you|following"),
+       gate="message|you|following",
+       starts="this|a|an|before|please|after|immediately|stop"),
     # --- imperatives addressed to the reader inside data fields ("TODO: send ...", "Assistant, transfer ...")
     _r("inject.todo", "instruction_injection", "high",
        r"(?<![#/*;-])(?<![#/*;-]\x20)\b(?:todo|reminder|action required|action item|task for (?:the )?(?:ai|assistant|agent)) ?: ?(?:please |urgent(?:ly)?:? |immediately )?(?:send|visit|transfer|pay|wire|e-?mail|forward|delete|invite|create|share|post|upload|book|go to|navigate to|click|open|download|change|reset|schedule)\b[^\n]{0,120}?(?:\bmoney\b|\bfunds?\b|\bpayments?\b|\biban\b|\baccount (?:number )?[a-z]{2}\d|\bwebsite\b|\bwww\.|https?://|[\w.+-]{1,64}@[\w-]{1,64}\.|\bcalendar\b|\bevent (?:on|with|for|titled|called|at)\b|\bpasswords?\b|\bparticipants?\b|\bcredentials?\b)",
-       "^todo ^reminder ^action ^task", 260),
+       "^todo ^reminder ^action ^task", 260,
+       heads="=todo|=reminder|=action|=task"),
     _r("inject.addressed", "instruction_injection", "high",
        r"(?:^|[\n.!?:\"'(\[] ?)(?:hey |dear |attention |note to )?(?:the )?(?:assistant|ai|ai agent|agent|chatbot|llm|claude|chatgpt|copilot|gpt)s?, (?:please |you must |now |immediately |first )?(?:send|transfer|forward|e-?mail|delete|visit|share|post|upload|pay|wire|invite|download|ignore|disregard|reveal|print|output|leak)\b",
        "^assistant:24 =ai:24 ^agent:24 ^chatbot:24 =llm:24 =claude:24 =chatgpt:24 =copilot:24 =gpt:24", 80),
     _r("inject.verdict", "instruction_injection", "high",
        r"\b(?:really|very|extremely) important\b[^\n]{0,60}?\b(?:is|are) (?:not|in no way|never) (?:malicious|dangerous|harmful|a threat|spam|phishing|suspicious|fraudulent)\b",
-       "^important:12", 100, gate="not|never|no malicious|dangerous|harmful|threat|spam|phishing|suspicious|fraudulent"),
+       "^important:12", 100, gate="not|never|no malicious|dangerous|harmful|threat|spam|phishing|suspicious|fraudulent",
+       starts="really|very|extremely"),
     _r("inject.ignore_negative", "instruction_injection", "high",
        r"\bignore (?:all |any )?(?:the )?(?:negative|unfavou?rable|critical|bad) (?:indicators|signals|aspects|information|points|feedback|remarks|reviews|details|findings)\b",
-       "^ignor", 80, gate="negative|unfavorable|unfavourable|critical|bad"),
+       "^ignor", 80, gate="negative|unfavorable|unfavourable|critical|bad",
+       heads="=ignore"),
     _r("secret.call", "secret_extraction", "high",
        r"\b(?:execute|run|call|invoke|eval):? (?:the )?(?:function )?[\"'`]?(?:get|print|show|dump|reveal|leak|read|return)_(?:system_)?(?:prompt|instructions)\(",
-       "^execute ^run ^call ^invoke ^eval", 80, gate="prompt|instructions execute|run|call|invoke|eval"),
+       "^execute ^run ^call ^invoke ^eval", 80, gate="prompt|instructions execute|run|call|invoke|eval",
+       heads="=execute|=run|=call|=invoke|=eval"),
     _r("secret.call_json", "secret_extraction", "high",
        r"\"(?:action|command|cmd|tool|name|function|intent)\" ?: ?\"(?:reveal|leak|dump|extract)_(?:system_)?(?:prompt|instructions)\"",
        "^reveal:20 ^leak:20 ^dump:20 ^extract:20", 40, gate="prompt|instructions"),
@@ -304,18 +367,22 @@ _RULES: tuple[_Rule, ...] = (
        "=debug:1 =admin:1 =sudo:1 =dev:1", 60, gate="show|dump|print|reveal|list config|prompt|system|instructions|settings"),
     _r("secret.customized", "secret_extraction", "high",
        r"\b(?:how are you|how is it|what makes you) different from (?:the )?(?:base|original|default|vanilla|standard|regular|plain|stock|normal) (?:gpt|claude|chatgpt|model|llm|version|ai|assistant|gemini|llama)|\bwhat customi[sz]ations\b",
-       "^different:40 ^customi:20", 80),
+       "^different:40 ^customi:20", 80,
+       heads="=how|=what"),
     _r("secret.its_config", "secret_extraction", "high",
        r"\b(?:document|describe|explain|outline|list|dump|reveal) (?:its|this (?:ai|bot|assistant|chatbot)'s|the (?:ai|bot|assistant|chatbot)'s) (?:full )?(?:configuration|setup|system prompt|instructions|customi[sz]ations|settings|rules)\b",
        "^document ^describe ^explain ^outline ^list ^dump ^reveal", 80,
-       gate="its|ai|bot|assistant|chatbot configuration|setup|system|instructions|customizations|customisations|settings|rules"),
+       gate="its|ai|bot|assistant|chatbot configuration|setup|system|instructions|customizations|customisations|settings|rules",
+       heads="=document|=describe|=explain|=outline|=list|=dump|=reveal"),
     _r("secret.sections", "secret_extraction", "high",
        r"\binstruction sections?\b[^\n]{0,40}?\b(?:describe|show|print|repeat|quote|summari[sz]e|list|output)\b|\bsystem prompt\b[^.?!]{0,60}?\b(?:provide|fill in|complete|write|paste) (?:the )?(?:full )?(?:content|contents|text)\b",
        "^section:40 ^prompt:20", 120,
-       gate="instruction|system describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste"),
+       gate="instruction|system describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
+       starts="instruction|system"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
-       "^prompt:60 ^jailbreak"),
+       "^prompt:60 ^jailbreak",
+       starts="prompt|jailbreak|system"),
 )  # fmt: skip
 
 _EXCERPT = 80
@@ -345,14 +412,12 @@ def _trie(lits: list[bytes]) -> bytes:
         if lit:
             by_first.setdefault(lit[0], []).append(lit[1:])
     alts = [re.escape(bytes([c])) + _trie(rest) for c, rest in sorted(by_first.items())]
+    if not alts:  # only the empty literal: the end of a branch
+        return b""
     body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
     return b"(?:" + body + b")?" if ends else body
 
 
-_START_RX = re.compile(b" (" + _trie(_START_LITS) + b")")
-_SHORTER: dict[bytes, frozenset[_Key]] = {
-    lit: frozenset((o, _START) for o in _START_LITS if lit.startswith(o)) for lit in _START_LITS
-}
 # Inner letter anchors (also inside a word: glued "ignoreallprevious", "systemprompt"): substring probes on the
 # joined letter runs. Other inner anchors start with a rare character and are found by one regex over the text.
 _INNER_PROBES: tuple[bytes, ...] = tuple(
@@ -366,9 +431,32 @@ _INNER_BY_HEAD: tuple[tuple[bytes, tuple[bytes, ...]], ...] = tuple(
 _PUNCT_LITS = sorted(
     (lit for lit, kind in _ALL_KEYS if kind == _INNER and not re.fullmatch(rb"[a-z]+", lit)), key=lambda b: (-len(b), b)
 )
-_PUNCT_ANCHORS = re.compile(_trie(_PUNCT_LITS))
-# Cheap pre-check: punctuation anchors all start with one of these two-character prefixes.
-_PUNCT_FIRST = re.compile(b"|".join(sorted({re.escape(a[:2]) for a in _PUNCT_LITS})))
+# Punctuation anchors are found by one regex per first character (a literal first character lets ``re`` skip
+# ahead at C speed; a regex for all of them would test every character against a set). The letters after an
+# anchor's punctuation (its stem: "system" of "[(system") start a letter run wherever it occurs, so a group is
+# scanned only when a run of the text starts with one of its stems, or when one of its anchors has none ("<|")
+# and its first and last characters occur.
+_PUNCT_RX: dict[bytes, re.Pattern[bytes]] = {
+    first: re.compile(_trie([lit for lit in _PUNCT_LITS if lit[:1] == first]))
+    for first in sorted({lit[:1] for lit in _PUNCT_LITS})
+}
+_STEM: dict[bytes, bytes] = {lit: (re.findall(rb"[a-z]+", lit) or [b""])[0] for lit in _PUNCT_LITS}
+# Anchors without a stem, each with its last and first character: their group is scanned only when both occur
+# (two C-level ``find`` of one byte).
+_STEMLESS: tuple[tuple[re.Pattern[bytes], bytes, bytes], ...] = tuple(
+    (_PUNCT_RX[lit[:1]], lit[-1:], lit[:1]) for lit in _PUNCT_LITS if not _STEM[lit]
+)
+# One regex over the joined distinct letter runs matches each run's longest word-start anchor or stem; _SHORTER
+# then gives every word-start anchor and every punctuation group (by a stem) that the run can start.
+_RUN_STARTS = sorted(set(_START_LITS) | {stem for stem in _STEM.values() if stem}, key=lambda b: (-len(b), b))
+_START_RX = re.compile(b" (" + _trie(_RUN_STARTS) + b")")
+_SHORTER: dict[bytes, tuple[frozenset[_Key], frozenset[re.Pattern[bytes]]]] = {
+    run: (
+        frozenset((o, _START) for o in _START_LITS if run.startswith(o)),
+        frozenset(_PUNCT_RX[lit[:1]] for lit in _PUNCT_LITS if _STEM[lit] and run.startswith(_STEM[lit])),
+    )
+    for run in _RUN_STARTS
+}
 
 
 def _locator(lit: bytes, kind: int) -> re.Pattern[bytes]:
@@ -409,13 +497,18 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     return False
 
 
-def _tokens(buf: bytes) -> set[bytes]:
-    """The distinct letter runs of ``buf``, also split at escaped blanks (a backslash-n, a rule separator)."""
-    toks = set(buf.translate(_LETTERS).split())
-    if b"\\" in buf and (b"\\n" in buf or b"\\r" in buf or b"\\t" in buf):
-        toks.update(
-            buf.replace(b"\\n", b"  ").replace(b"\\r", b"  ").replace(b"\\t", b"  ").translate(_LETTERS).split()
-        )
+# The letter run after an escaped blank: splitting at escapes adds exactly these runs to the plain split.
+_AFTER_ESCAPE = re.compile(rb"\\[nrt]([a-z]+)")
+
+
+def _tokens(raw: bytes, letters: bytes, lo: int, hi: int) -> set[bytes]:
+    """The distinct letter runs of ``raw[lo:hi]``, also split at escaped blanks (a backslash-n, a rule separator).
+
+    ``letters`` is ``raw`` with every non-letter made a space.
+    """
+    toks = set((letters[lo:hi] if hi - lo < len(letters) else letters).split())
+    if raw.find(b"\\", lo, hi) >= 0:
+        toks.update(_AFTER_ESCAPE.findall(raw, lo, hi))
     return toks
 
 
@@ -423,19 +516,33 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
     """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``) and the positions of punctuation anchors.
 
     All C-level: one set intersection for whole-word anchors, one regex over the joined runs for word-start
-    anchors, a few substring probes for inner ones, one regex for punctuation anchors.
+    anchors (and punctuation stems), a few substring probes for inner ones, one literal-first regex per first
+    character for the punctuation anchors that can occur.
     """
-    present: set[_Key] = {(lit, _WORD) for lit in _WORD_LITS.intersection(toks)}
+    words = _WORD_LITS.intersection(toks)
+    present: set[_Key] = {(lit, _WORD) for lit in words} if words else set()
     joined = b" " + b" ".join(toks)
-    for lit in set(_START_RX.findall(joined)):
-        present |= _SHORTER[lit]
+    scans = {rx for rx, last, first in _STEMLESS if raw.find(last, lo, hi) >= 0 and raw.find(first, lo, hi) >= 0}
+    for run in set(_START_RX.findall(joined)):
+        keys, rxs = _SHORTER[run]
+        present |= keys
+        scans |= rxs
     for head, lits in _INNER_BY_HEAD:
         if head in joined:
             present.update((lit, _INNER) for lit in lits if lit in joined)
+    found: list[tuple[int, bytes]] = []
+    for rx in scans:
+        found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
     punct: dict[_Key, list[int]] = {}
-    if _PUNCT_FIRST.search(raw, lo, hi) is not None:
-        for m in _PUNCT_ANCHORS.finditer(raw, lo, hi):
-            punct.setdefault((m.group(), _INNER), []).append(m.start())
+    if found:
+        # What one scan for all of them finds: an occurrence overlapping an earlier one ("(system" inside
+        # "[(system") is not one (no punctuation anchor is a prefix of another, so one starts at a position).
+        found.sort()
+        end = -1
+        for i, lit in found:
+            if i >= end:
+                punct.setdefault((lit, _INNER), []).append(i)
+                end = i + len(lit)
         present.update(punct)
     return present, punct
 
@@ -448,18 +555,40 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
 _CHUNK = 16_384
 
 
-def _anchor_hits(raw: bytes) -> tuple[list[_Rule], dict[_Key, list[int]]]:
-    """The rules that can match (an anchor occurs, the gate is open) and the positions of their anchors.
+# Every distinct gate group, numbered, and each rule's groups by number: in a large text the open groups of each
+# part are found once, and a rule's gate is then one subset test against those of the part and its neighbours.
+_GATE_GROUPS: tuple[frozenset[bytes], ...] = tuple(sorted({g for rule in _RULES for g in rule.gate}, key=sorted))
+_GATE_IDS: tuple[frozenset[int], ...] = tuple(frozenset(map(_GATE_GROUPS.index, rule.gate)) for rule in _RULES)
 
-    Only the anchors of those rules are located, each by one C-level regex scan per part of the text.
+
+# The words of all rules' ``starts``: those that are letter runs of a text tell `_window_matches` which to look for.
+_START_WORDS: frozenset[bytes] = frozenset(w for rule in _RULES for w in rule.starts)
+
+
+def _gate_open(gate: tuple[frozenset[bytes], ...], toks: Iterable[bytes]) -> bool:
+    """Whether every gate group has a word among the letter runs ``toks``."""
+    for group in gate:  # noqa: SIM110 (a loop is cheaper than all() over a generator, on the hot path)
+        if group.isdisjoint(toks):
+            return False
+    return True
+
+
+def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes]]:
+    """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
+
+    ``letters`` is ``raw`` with every non-letter a space; the start words are those of `_START_WORDS` that are
+    letter runs of the text. Only the anchors of the open rules are located, each by one C-level regex scan (in
+    a large text, one over each run of consecutive parts that need it).
     """
     n = len(raw)
     hits: dict[_Key, list[int]] = {}
     active: set[int] = set()
     if n <= 2 * _CHUNK:
-        toks = _tokens(raw)
-        _locate_part(raw, toks, [toks], 0, n, hits, active)
-        return [_RULES[i] for i in sorted(active)], hits
+        toks = _tokens(raw, letters, 0, n)
+        _open_part(raw, toks, None, 0, n, hits, None, active)
+        if not active:
+            return [], hits, frozenset()
+        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks)
     bounds = [0]
     while n - bounds[-1] > 2 * _CHUNK:
         nl = raw.find(b"\n", bounds[-1] + _CHUNK)
@@ -467,25 +596,40 @@ def _anchor_hits(raw: bytes) -> tuple[list[_Rule], dict[_Key, list[int]]]:
             break
         bounds.append(nl)
     bounds.append(n)
-    parts = [_tokens(raw[lo:hi] if hi - lo < n else raw) for lo, hi in itertools.pairwise(bounds)]
+    parts = [_tokens(raw, letters, lo, hi) for lo, hi in itertools.pairwise(bounds)]
+    opened = [{k for k, g in enumerate(_GATE_GROUPS) if not g.isdisjoint(toks)} for toks in parts]
+    need: dict[_Key, list[tuple[int, int]]] = {}
     for j, toks in enumerate(parts):
-        near = parts[max(0, j - 1) : j + 2]
-        _locate_part(raw, toks, near, bounds[j], bounds[j + 1], hits, active)
-    return [_RULES[i] for i in sorted(active)], hits
+        near = opened[j].union(*opened[max(0, j - 1) : j + 2])
+        _open_part(raw, toks, near, bounds[j], bounds[j + 1], hits, need, active)
+    for key, spans in need.items():
+        # Parts meet at a newline, which no anchor contains or borders on: one scan across them finds the same.
+        found = hits.setdefault(key, [])
+        lo, hi = spans[0]
+        for a, b in [*spans[1:], (n + 1, n + 1)]:
+            if a == hi:
+                hi = b
+                continue
+            found += [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
+            lo, hi = a, b
+    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts))
 
 
-def _locate_part(
+def _open_part(
     raw: bytes,
     toks: set[bytes],
-    near: list[set[bytes]],
+    near: set[int] | None,
     lo: int,
     hi: int,
     hits: dict[_Key, list[int]],
+    need: dict[_Key, list[tuple[int, int]]] | None,
     active: set[int],
 ) -> None:
-    """Add the rules open in ``raw[lo:hi]`` to ``active`` and the positions there of their anchors to ``hits``.
+    """Add the rules open in ``raw[lo:hi]`` to ``active`` and locate their anchors there.
 
-    ``toks`` are the letter runs of ``raw[lo:hi]``, ``near`` those of it and its neighbouring parts (gates).
+    ``toks`` are the letter runs of ``raw[lo:hi]``. In a large text ``near`` holds the gate groups open in the
+    part and its neighbours, and the anchors other than punctuation ones (found already) are not located
+    here: ``(lo, hi)`` goes to ``need``.
     """
     present, punct = _present(toks, raw, lo, hi)
     if not present:
@@ -493,51 +637,149 @@ def _locate_part(
     idx: set[int] = set()
     for key in present:
         idx.update(_BY_KEY[key])
-    done: set[_Key] = set()
-    for i in idx:
-        rule = _RULES[i]
-        if rule.gate and not (
-            all(not g.isdisjoint(toks) for g in rule.gate)
-            if len(near) == 1
-            else all(any(not g.isdisjoint(t) for t in near) for g in rule.gate)
-        ):
+    here = {i for i in idx if (_gate_open(_RULES[i].gate, toks) if near is None else _GATE_IDS[i] <= near)}
+    active |= here
+    for key in present:
+        if here.isdisjoint(_BY_KEY[key]):
             continue
-        active.add(i)
-        for key in rule.keys:
-            if key in present and key not in done:
-                done.add(key)
-                found = punct[key] if key in punct else [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
-                if key in hits:
-                    hits[key].extend(found)
-                else:
-                    hits[key] = found
+        if key in punct:
+            hits.setdefault(key, []).extend(punct[key])
+        elif need is None:
+            hits[key] = [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
+        else:
+            need.setdefault(key, []).append((lo, hi))
 
 
-def _gate_open(gate: tuple[frozenset[bytes], ...], raw: bytes, lo: int, hi: int) -> bool:
-    """Whether every gate group has a letter run in ``raw[lo:hi]`` (two bytes more each side keep escapes whole).
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """A scanned text in the forms the windowed rules read."""
 
-    A gate word is a whole letter run inside every match, so a window whose runs miss a group holds no match;
-    splitting the window costs far less than running a rule's regex over it.
+    folded: str
+    raw: bytes  # ``folded`` as one byte per character (non-ASCII as ``?``)
+    spaced: bytes  # ``raw`` with every non-letter a space, one space added at each end
+    starts: AbstractSet[bytes]  # the words of any rule's ``starts`` that are letter runs of the text
+
+
+def _runs_at(t: _Text, word: bytes, lo: int, hi: int, whole: bool = True) -> list[int]:
+    r"""Where a letter run inside ``raw[lo:hi]`` is ``word`` (``whole``) or starts with it, in order.
+
+    Runs are what `_tokens` splits out. One C-level ``find`` per occurrence in the spaced letters (there a run
+    has a space before it and, when whole, after it; index ``i`` of ``spaced`` is the character before
+    ``raw[i]``); a window holding a backslash is read from ``raw``, since a run may also start after an
+    escaped blank (``\nword``).
     """
-    toks = _tokens(raw[max(0, lo - 2) : hi + 2])
-    return all(not g.isdisjoint(toks) for g in gate)
+    raw = t.raw
+    out: list[int] = []
+    if raw.find(b"\\", max(0, lo - 2), hi) < 0:
+        pat, end = (b" " + word + b" ", hi + 2) if whole else (b" " + word, hi + 1)
+        i = t.spaced.find(pat, lo, end)
+        while i >= 0:
+            out.append(i)
+            i = t.spaced.find(pat, i + 1, end)
+        return out
+    n, size = len(raw), len(word)
+    i = raw.find(word, lo, hi)
+    while i >= 0:
+        j = i + size
+        if (not whole or j >= n or not 97 <= raw[j] <= 122) and (
+            i == 0 or not 97 <= raw[i - 1] <= 122 or (i >= 2 and raw[i - 2] == 92 and raw[i - 1] in b"nrt")
+        ):
+            out.append(i)
+        i = raw.find(word, i + 1, hi)
+    return out
 
 
-def _rule_matches(rule: _Rule, folded: str, raw: bytes, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
+def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
+    """Where ``head`` of ``kind`` (a word, a word start, punctuation anywhere) occurs in ``raw[lo:hi]``, in order."""
+    if kind != _INNER:
+        return _runs_at(t, head, lo, hi, whole=kind == _WORD)
+    out: list[int] = []
+    i = t.raw.find(head, lo, hi)
+    while i >= 0:
+        out.append(i)
+        i = t.raw.find(head, i + 1, hi)
+    return out
+
+
+def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
+    """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
+
+    Where the candidates are dense (text packed with a start word), ``finditer`` itself is cheaper.
+    """
+    if len(at) > (hi - lo) >> 5:
+        return list(rule.pattern.finditer(t.folded, lo, hi))
+    out: list[re.Match[str]] = []
+    end = 0
+    for i in sorted(at):
+        if i >= end:
+            m = rule.pattern.match(t.folded, i, hi)
+            if m is not None:
+                out.append(m)
+                end = m.end()
+    return out
+
+
+# With more of a rule's start words in the text, splitting a window is cheaper than looking for each of them.
+_FEW_WORDS = 2
+# A window this long (merged over text packed with anchors) is left to ``finditer``: collecting dense start
+# positions one by one would cost more than it saves.
+_LONG_WINDOW = 4096
+
+
+def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[bytes]) -> list[re.Match[str]]:
+    """The matches ``finditer`` finds in ``folded[lo:hi]``, without trying every position where it can.
+
+    A gate word is a whole letter run inside every match, so a window whose runs (two bytes more each side keep
+    escapes whole) miss a group holds no match; splitting the window costs far less than running a rule's
+    regex over it. With ``starts`` or ``heads``, every match starts where one of them occurs, so the rule is
+    tried there only, left to right past the previous match. ``words``: the rule's start words that are letter
+    runs of the text; when the rule has no other gate group, the window is not split (a start word that is a
+    run inside the window is one of the window's runs: no candidate, no match, closed gate alike).
+    """
+    gate, short = rule.gate, hi - lo <= _LONG_WINDOW
+    if short and rule.starts and (not gate or gate == (rule.starts,)) and len(words) <= _FEW_WORDS:
+        return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
+    if gate or rule.starts:
+        a, b = max(0, lo - 2), hi + 2
+        toks = t.spaced[a + 1 : b + 1].split()  # the runs of raw[a:b]
+        if t.raw.find(b"\\", a, b) >= 0:
+            toks += _AFTER_ESCAPE.findall(t.raw, a, b)
+        if not _gate_open(gate, toks) or (rule.starts and rule.starts.isdisjoint(toks)):
+            return []
+        if rule.starts and short:
+            return _match_at(
+                rule, t, {i for w in rule.starts.intersection(toks) for i in _runs_at(t, w, lo, hi)}, lo, hi
+            )
+    if rule.heads and short:
+        return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
+    return list(rule.pattern.finditer(t.folded, lo, hi))
+
+
+def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
     """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor).
 
-    A window longer than one anchor's (``finditer``) is first checked against the rule's gate.
+    A window longer than one anchor's goes to `_window_matches`.
     """
-    n = len(folded)
-    windows = [
-        (max(0, p - before), min(n, p + len(lit) + rule.after), before)
-        for lit, before, kind in rule.anchors
-        for p in hits.get((lit, kind), ())
-    ]
-    if not windows:
-        return []
+    windows: list[tuple[int, int, int]] = []
+    for key, before, span in rule.reach:  # a window may end past the text: slicing and ``re`` clip it
+        found = hits.get(key)
+        if found:
+            if before:
+                windows += [(p - before if p > before else 0, p + span, before) for p in found]
+            else:
+                windows += [(p, p + span, 0) for p in found]
+    if len(windows) <= 1:
+        if not windows:
+            return []
+        lo, hi, before = windows[0]
+        if before:
+            return _window_matches(rule, t, lo, hi, rule.starts.intersection(t.starts))
+        m = rule.pattern.match(t.folded, lo, hi)
+        return [] if m is None else [m]
+    n = len(t.folded)
     windows.sort()
     windows.append((n + 1, n + 1, 0))
+    words = rule.starts.intersection(t.starts)
     out: list[re.Match[str]] = []
     lo, hi, exact = windows[0][0], windows[0][1], windows[0][2] == 0
     for w_lo, w_hi, before in windows[1:]:
@@ -545,11 +787,11 @@ def _rule_matches(rule: _Rule, folded: str, raw: bytes, hits: dict[_Key, list[in
             hi, exact = max(hi, w_hi), exact and w_lo == lo and before == 0
             continue
         if exact:
-            m = rule.pattern.match(folded, lo, hi)
+            m = rule.pattern.match(t.folded, lo, hi)
             if m is not None:
                 out.append(m)
-        elif not rule.gate or _gate_open(rule.gate, raw, lo, hi):
-            out.extend(rule.pattern.finditer(folded, lo, hi))
+        else:
+            out.extend(_window_matches(rule, t, lo, hi, words))
         lo, hi, exact = w_lo, w_hi, before == 0
     return out
 
@@ -597,15 +839,16 @@ def scan_injection(text: str) -> list[Finding]:
     the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity.
     """
-    norm = normalize(text)
+    norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
-    raw = folded.encode("ascii", "replace")  # one byte per character: offsets are those of ``folded``
-    rules, hits = _anchor_hits(raw)
+    letters = raw.translate(_LETTERS)
+    rules, hits, starts = _anchor_hits(raw, letters)
     if not rules:
         return []
+    t = _Text(folded, raw, b" " + letters + b" ", starts)
     findings: list[Finding] = []
     for rule in rules:
-        for group in _groups(_rule_matches(rule, folded, raw, hits)):
+        for group in _groups(_rule_matches(rule, t, hits)):
             low = all(_downgraded(rule.rule_id, folded, m.start()) for m in group)
             sev: Severity = "low" if low else rule.severity
             start, end = norm.span(group[0].start(), max(m.end() for m in group))

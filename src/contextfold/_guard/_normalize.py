@@ -13,13 +13,15 @@ C-level wherever possible: pure ASCII text is only lower-cased (identity map);
 text with a few non-ASCII characters is lower-cased as ASCII bytes and only the
 non-ASCII characters are folded; text with many is stripped of the common
 invisible characters with ``str.replace`` and folded with one ``str.translate``
-over a lazily filled table. The offset map is built only when a span is
-actually asked for (a finding), and then only over the non-ASCII characters.
+over a lazily filled table. The offset map covers only the non-ASCII
+characters that do not fold to exactly one character; it is built along the
+way when only a few characters are folded, otherwise only when a span is
+actually asked for (a finding). `fold_bytes` also returns the folded text as
+one ASCII byte per character, which the injection scan reads.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_right
 from functools import lru_cache
@@ -46,7 +48,6 @@ _HOMOGLYPHS: dict[str, str] = {
     "\u00a0": " ", "\u3000": " ",
 }  # fmt: skip
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 # Invisible characters common enough in bypasses to strip with str.replace before translating.
 _INVISIBLE = (
     "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad",
@@ -103,21 +104,29 @@ class Normalized:
         self._breaks: tuple[list[int], list[int], list[int]] | None = None
 
     def _map(self) -> tuple[list[int], list[int], list[int]]:
-        """(folded start, original index, folded length) of every non-ASCII character, in order."""
+        """(folded start, original index, folded length) of every non-ASCII character not folded to one character.
+
+        A character folded to exactly one character keeps the offsets around it, so it needs no entry. The
+        non-ASCII characters are found as the ``?`` of an ASCII encoding (C speed) that are not a ``?``.
+        """
         if self._breaks is None:
             fstarts: list[int] = []
             origins: list[int] = []
             lengths: list[int] = []
             shift = 0  # folded index - original index, so far
             source = self._source or ""
-            for m in _NON_ASCII.finditer(source):
-                for i in range(m.start(), m.end()):
+            ascii_bytes = source.encode("ascii", "replace")
+            i = ascii_bytes.find(b"?")
+            while i != -1:
+                if source[i] != "?":
                     value = _TABLE[ord(source[i])]
                     n = len(value) if value else 0
-                    fstarts.append(i + shift)
-                    origins.append(i)
-                    lengths.append(n)
-                    shift += n - 1
+                    if n != 1:
+                        fstarts.append(i + shift)
+                        origins.append(i)
+                        lengths.append(n)
+                        shift += n - 1
+                i = ascii_bytes.find(b"?", i + 1)
             self._breaks = (fstarts, origins, lengths)
         return self._breaks
 
@@ -140,29 +149,51 @@ class Normalized:
         return self._origin(start), self._origin(end - 1) + 1
 
 
-def _fold(text: str) -> str:
+def fold_bytes(text: str) -> tuple[Normalized, bytes]:
+    """`normalize`, plus the folded text as ASCII bytes: one per character, ``?`` for any other character.
+
+    The injection scan reads those bytes; with a few non-ASCII characters they come out of the fold for
+    free (and so does the offset map), instead of another pass over the text.
+    """
     if text.isascii():
-        return text.lower()
+        folded = text.lower()
+        return Normalized(folded, text), folded.encode("ascii")
     ascii_bytes = text.encode("ascii", "replace")  # one byte per character: offsets are kept
     if ascii_bytes.count(b"?") <= 64 + len(text) // 64:  # few non-ASCII characters: fold only those
-        lowered = ascii_bytes.lower().decode("ascii")
+        lowered = ascii_bytes.lower()
+        lowered_text = lowered.decode("ascii")
         pieces: list[str] = []
-        pos = 0
+        raw_pieces: list[bytes] = []
+        fstarts: list[int] = []
+        origins: list[int] = []
+        lengths: list[int] = []
+        shift = pos = 0
         i = ascii_bytes.find(b"?")
         while i != -1:
             if text[i] != "?":
-                pieces.append(lowered[pos:i])
-                pieces.append(_fold_char(text[i]))
+                fold = _fold_char(text[i])
+                pieces += (lowered_text[pos:i], fold)
+                raw_pieces += (lowered[pos:i], fold.encode("ascii", "replace"))
+                if len(fold) != 1:  # the offset map, as Normalized._map would build it
+                    fstarts.append(i + shift)
+                    origins.append(i)
+                    lengths.append(len(fold))
+                    shift += len(fold) - 1
                 pos = i + 1
             i = ascii_bytes.find(b"?", i + 1)
-        pieces.append(lowered[pos:])
-        return "".join(pieces)
+        pieces.append(lowered_text[pos:])
+        raw_pieces.append(lowered[pos:])
+        norm = Normalized("".join(pieces), text)
+        norm._breaks = (fstarts, origins, lengths)
+        return norm, b"".join(raw_pieces)
+    stripped = text
     for ch in _INVISIBLE:  # many: strip the usual invisible characters at C speed, then translate
-        if ch in text:
-            text = text.replace(ch, "")
-    return text.lower() if text.isascii() else text.translate(_TABLE)
+        if ch in stripped:
+            stripped = stripped.replace(ch, "")
+    folded = stripped.lower() if stripped.isascii() else stripped.translate(_TABLE)
+    return Normalized(folded, text), folded.encode("ascii", "replace")
 
 
 def normalize(text: str) -> Normalized:
     """Fold ``text`` (NFKC/NFKD, invisible characters removed, homoglyphs folded, lower case) with an offset map."""
-    return Normalized(_fold(text), text)
+    return fold_bytes(text)[0]
