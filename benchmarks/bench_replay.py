@@ -45,6 +45,7 @@ from benchmarks.contextfold_adapter import (
     Adapter,
     CalibratedAdapter,
     MemoryOffloader,
+    NoLedgerAdapter,
     to_message,
 )
 
@@ -657,7 +658,7 @@ async def scaling_section(
 ) -> tuple[str, dict[str, Any]]:
     hargs = _hargs(h, args, list(args.sizes), ["compact", "nocompact"])
     results: dict[str, list[dict[str, Any]]] = {}
-    adapters: list[Any] = [Adapter, CalibratedAdapter, NoHintsAdapter, h.AgentScopeAdapter]
+    adapters: list[Any] = [Adapter, CalibratedAdapter, NoHintsAdapter, NoLedgerAdapter, h.AgentScopeAdapter]
     if not args.skip_langchain:
         adapters.append(TrimMessagesAdapter)
     for cls in adapters:
@@ -682,6 +683,8 @@ async def scaling_section(
                         f"{r['mean_ms'] * 1e3:.0f}",
                         f"{r['last10_ms'] * 1e3:.0f}",
                         r["fired"],
+                        archived if (archived := r.get("stats", {}).get("archived_messages")) else "",
+                        f"{r['total_s'] / archived * 1e6:.0f}" if archived else "",
                         f"{r.get('exp_vs_prev', float('nan')):.2f}",
                         f"{exp:.2f}" if r is mine[-1] else "",
                     ]
@@ -700,6 +703,8 @@ async def scaling_section(
             "mean µs/step",
             "last 10% µs/step",
             "fired",
+            "archived msgs",
+            "µs per archived msg",
             "exp vs prev",
             "fitted exp",
         ],

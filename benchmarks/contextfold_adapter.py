@@ -360,6 +360,7 @@ class Adapter:
             "tokens_scanned": self.counter.tokens,
             "orphan_results_after_compress": self.orphans_after_compress,
             "hints": self.hints,
+            "archived_messages": getattr(self.workspace, "context_messages", None),
         }
 
 
