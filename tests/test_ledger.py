@@ -455,3 +455,21 @@ def test_job_ids_and_errors_of_a_long_result_are_read_in_its_head_and_tail() -> 
     ids = ledger.values("id")
     assert "job 4242" in ids and "#12" in ids and not any("777" in i for i in ids)
     assert ledger.values("error") == ["ValueError: end"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Do not", " never", "must", "-only", "•always", "x", ". ", "\n", "\t", "don't", "ok."]),
+        max_size=40,
+    ).map("".join)
+)
+def test_rules_equal_the_plain_sentence_scan(text: str) -> None:
+    # The whole-text precheck finds a rule word whenever a sentence holds one.
+    m = ledger_module
+    plain: list[str] = []
+    for sentence in m._SENTENCE_END.split(text):
+        sentence = sentence.strip(" -*•\t")
+        if 8 <= len(sentence) <= 400 and m._RULE_WORDS.search(sentence) and len(plain) < m.MAX_RULES_PER_MESSAGE:
+            plain.append(m._clip(sentence))
+    assert m._rules(text) == plain

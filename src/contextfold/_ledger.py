@@ -415,7 +415,13 @@ def _paths(text: str) -> list[str]:
 
 
 def _ids(text: str, *, hashes: bool, lowered: str | None = None) -> list[str]:
-    """Identifiers in ``text``; ``lowered`` is ``text.lower()`` when the caller has it already."""
+    """Identifiers in ``text``; ``lowered`` is ``text.lower()`` when the caller has it already.
+
+    ASCII text with no digit, no ``://`` and no ``commit`` holds none: every other rule needs an ASCII digit
+    (issue numbers, hashes, job ids), which a plain search rules out before any keyword is looked for.
+    """
+    if text.isascii() and "://" not in text and "commit" not in text and _ASCII_DIGIT.search(text) is None:
+        return []
     return _literal_ids(text, hashes=hashes) + _job_ids(text, lowered)
 
 
@@ -530,6 +536,10 @@ def _errors(text: str, lowered: str | None = None) -> list[str]:
 
 
 def _rules(text: str) -> list[str]:
+    # A sentence is the text's own characters between separators that are not word characters (whitespace, and
+    # " -*•" stripped from its ends), so a rule word matched in a sentence matches in the text: none there, none at all.
+    if _RULE_WORDS.search(text) is None:
+        return []
     out: list[str] = []
     for sentence in _SENTENCE_END.split(text):
         sentence = sentence.strip(" -*•\t")
