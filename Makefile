@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# The demo needs only the core dependencies (pydantic, rich); the tests need the dev extra.
+# The demo needs only the core dependencies (pydantic, rich, orjson); the tests need the dev extra.
 $(CORE_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $(CORE_STAMP)

@@ -419,3 +419,58 @@ def test_fold_bytes_gives_the_folded_text_and_map(text: str) -> None:
     spans = [norm.span(i, i + 1) for i in range(len(norm.text))]
     norm._breaks = None  # the map built on the fold's way (few non-ASCII characters) equals the lazy one
     assert spans == [norm.span(i, i + 1) for i in range(len(norm.text))]
+
+
+_UNGATED = tuple(dataclasses.replace(r, gate=(), tails=None) for r in _injection._RULES)
+
+
+def _one_by_one(
+    rule: _injection._Rule, t: _injection._Text, found: list[int], before: int, span: int
+) -> list[re.Match[str]]:
+    return list(_injection._merged_matches(rule, t, [(found, before, span)]))
+
+
+@pytest.mark.parametrize(
+    "unit",
+    [
+        "ignore the ",
+        "ignore the instructions ",
+        "ignoreallpreviousinstructions ",
+        "forget what you said ",
+        "ignore\\ninstructions ",
+        "bypass all guardrails ",
+        "ignore%20protocols ",
+        "system: ",
+        "System: you ",
+        ". developer: don't ",
+        "<|im_start|>",
+        "<|im_start|><system>",
+        "[system (system #(system ",
+    ],
+)
+def test_gates_and_dense_anchors_find_what_a_plain_scan_finds(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Gates (``gate``, ``tails``) close a rule whose matches need a word the text lacks; text packed with one anchor
+    # is windowed in one pass (`_one_key_matches`) and its punctuation positions taken from one group's scan. The
+    # findings must be those of rules without gates, windows merged one by one, every punctuation literal told apart.
+    texts = [unit * k for k in (1, 2, 70, 3000)] + [(unit * 40 + "\n") * 100, "x " * 300 + unit * 90 + "the rules"]
+    texts += [(unit + " z" * gap) * 30 for gap in (20, 245, 260, 300)]  # windows that merge or not
+    fast = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]
+    for text, found in zip(texts, fast, strict=True):
+        assert {r for r, sev, *_ in found if sev != "low"} == _full_scan_rules(text)
+    monkeypatch.setattr(_injection, "_RULES", _UNGATED)
+    monkeypatch.setattr(_injection, "_GATE_IDS", tuple(frozenset[int]() for _ in _UNGATED))
+    monkeypatch.setattr(_injection, "_TAILED", frozenset())
+    monkeypatch.setattr(_injection, "_one_key_matches", _one_by_one)
+    monkeypatch.setattr(_injection, "_GROUP_LITS", dict.fromkeys(_injection._GROUP_LITS, ()))
+    assert fast == [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]
+
+
+@pytest.mark.parametrize("unit", ["<|im_start|>", "<|<system>", "[system (system [(system", "<end of<|", '"command"'])
+def test_dense_punctuation_finds_what_one_regex_finds(unit: str) -> None:
+    raw = (unit * 100).encode()
+    toks = _injection._tokens(raw, raw.translate(_injection._LETTERS), 0, len(raw))
+    _, punct = _injection._present(toks, raw, 0, len(raw))
+    expected: dict[tuple[bytes, int], list[int]] = {}
+    for m in _ONE_PUNCT_RX.finditer(raw):
+        expected.setdefault((m.group(), _injection._INNER), []).append(m.start())
+    assert punct == expected

@@ -24,13 +24,17 @@ for most rules, whose matches all start at a few words (``starts``/``heads``),
 every position. Texts over 32 KB are handled in parts of about 16 KB cut at
 newlines, each with its own letter runs, so in a large log a rule runs only
 where its anchors and gate words meet; an anchor is located by one scan over
-each run of consecutive parts that need it.
+each run of consecutive parts that need it. Text packed with one anchor (an
+attacker's padding) costs C-level work per anchor, not Python: its windows
+are merged by bisection, one group's positions come from one scan, and
+matches are grouped as they are found, without keeping match objects.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -113,6 +117,7 @@ class _Rule:
     starts: frozenset[bytes]
     heads: tuple[tuple[bytes, int], ...]
     reach: tuple[tuple[_Key, int, int], ...]  # per anchor: its key, ``before``, and literal length + ``after``
+    tails: re.Pattern[bytes] | None  # finds a letter run ending with one of the rule's ``tails`` (`_reversed`)
 
 
 def _r(
@@ -125,6 +130,7 @@ def _r(
     gate: str = "",
     starts: str = "",
     heads: str = "",
+    tails: str = "",
 ) -> _Rule:
     parsed: list[tuple[bytes, int, int]] = []
     for word in anchors.split():
@@ -146,8 +152,11 @@ def _r(
             raise ValueError(f"{rule_id}: head {head!r} must be =word, ^stem or punctuation")
         lits.append((text, kind))
     reach = tuple(((lit, kind), before, len(lit) + after) for lit, before, kind in parsed)
+    # Read over the runs reversed: a run ending with a word is one starting with it reversed, after a space (a
+    # literal first character, so ``re`` visits only the run starts, also in one run of a million letters).
+    ends = re.compile(b" (?:" + b"|".join(w.encode("ascii")[::-1] for w in tails.split("|")) + b")") if tails else None
     return _Rule(
-        rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys, first, tuple(lits), reach
+        rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys, first, tuple(lits), reach, ends
     )
 
 
@@ -160,12 +169,16 @@ def _r(
 # is then tried with ``match`` where those occur (none: the window is skipped), not ``finditer`` everywhere.
 # ``heads``: the same, not checked against the window's letter runs: "a|b" of "=word" (a whole letter run),
 # "^stem" (a letter run starting with it) or punctuation (anywhere), one of which starts every match.
+# ``tails``: words ("a|b") one of which ends a letter run in every match (the match may glue words before it);
+# checked per text or part only, like a gate group.
 # The scan runs a rule only around its anchors and tries it only at its starts/heads; tests/test_guard_injection.py
 # checks both against a full scan.
 _RULES: tuple[_Rule, ...] = (
     # --- system override
     _r("override.ignore", "system_override", "high", rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b",
-       "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60"),
+       "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60",
+       # every _TARGET alternative ends with one of these, then \b: the end of a letter run
+       tails="tion|tions|directive|directives|prompt|prompts|rules|guidelines|command|commands|context|content|message|messages|text|everything|above|info|data|programming|constraints|guardrails|policy|policies|filter|filters|order|orders|said|told"),
     _r("override.void", "system_override", "high",
        r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
        "^instruction:90 ^direction:90 ^rules:90",
@@ -187,7 +200,7 @@ _RULES: tuple[_Rule, ...] = (
        starts="administrator|admin|developer|sudo|root|manual|override"),
     _r("override.unrestricted", "system_override", "medium",
        r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content |moral )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b",
-       "^disregard ^ignore ^without ^bypass",
+       "^disregard ^ignore ^without ^bypass", gate="rules|guidelines|restrictions|filters|guardrails|protocols",
        heads="=disregard|=ignore|=without|=bypass"),
     _r("override.not_bound", "system_override", "high",
        r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
@@ -202,7 +215,8 @@ _RULES: tuple[_Rule, ...] = (
     _r("role.inst", "role_confusion", "high", r"(?<!['\"`])(?:\[/?inst\]|<</?sys>>)~[a-z]", "[inst] [/inst] <<sys>> <</sys>>"),
     _r("role.fake_system", "role_confusion", "high",
        r"(?m)(?:^|[.!?>\]] ?|-{3,40} ?)[\x20\t>*#]{0,6}(?:system|system message|system note|developer|admin(?:istrator)?) ?:[\x20\t]{0,8}(?=\S)[^\n]{0,80}?\b(?:you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do not|don't|this chat|the ai|assistant)\b",
-       "^system:60 ^developer:60 ^admin:60", 300),
+       "^system:60 ^developer:60 ^admin:60", 300,
+       gate="you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do|don|this|the|assistant"),
     _r("role.fake_turns", "role_confusion", "high",
        r"(?m)^[\x20\t>]{0,4}(?:assistant|ai|model) ?:[^\n]{0,200}\n(?:[^\n]{0,200}\n){0,3}[\x20\t>]{0,4}(?:user|human) ?:",
        "^user:1200 ^human:1200", 80),
@@ -441,6 +455,10 @@ _PUNCT_RX: dict[bytes, re.Pattern[bytes]] = {
     for first in sorted({lit[:1] for lit in _PUNCT_LITS})
 }
 _STEM: dict[bytes, bytes] = {lit: (re.findall(rb"[a-z]+", lit) or [b""])[0] for lit in _PUNCT_LITS}
+# Each group's literals, with " " + stem (a substring of the joined runs wherever the literal occurs).
+_GROUP_LITS: dict[re.Pattern[bytes], tuple[tuple[bytes, bytes], ...]] = {
+    rx: tuple((lit, b" " + _STEM[lit]) for lit in _PUNCT_LITS if lit[:1] == first) for first, rx in _PUNCT_RX.items()
+}
 # Anchors without a stem, each with its last and first character: their group is scanned only when both occur
 # (two C-level ``find`` of one byte).
 _STEMLESS: tuple[tuple[re.Pattern[bytes], bytes, bytes], ...] = tuple(
@@ -471,6 +489,9 @@ def _locator(lit: bytes, kind: int) -> re.Pattern[bytes]:
 
 _LOCATE: dict[_Key, re.Pattern[bytes]] = {key: _locator(*key) for key in _ALL_KEYS}
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+# Mapped over ``finditer`` at C level: an anchor or a match can occur every few bytes.
+_START_OF = re.Match.start
+_SPAN = re.Match.span
 _NEGATION = re.compile(r"\b(?:never|not|don't|dont|no|cannot|can't|won't|shouldn't|mustn't)\b[^.\n]{0,30}$")
 _QUOTED_BEFORE = re.compile(
     r"(?:[\"'`“‘]|\b(?:such as|e\.g\.?|for example|for instance|phrases? like|attacks? like|patterns? like|"
@@ -530,10 +551,29 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
     for head, lits in _INNER_BY_HEAD:
         if head in joined:
             present.update((lit, _INNER) for lit in lits if lit in joined)
+    punct: dict[_Key, list[int]] = {}
+    if len(scans) == 1:
+        # One group's matches neither overlap nor need sorting or a tuple each (text packed with "<|" has one
+        # every few bytes); when only one of its literals occurs at all, every match is that one (a literal
+        # with a stem can occur only where a letter run starts with it).
+        (rx,) = scans
+        at = list(map(_START_OF, rx.finditer(raw, lo, hi)))
+        occur = (
+            [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
+            if len(at) > 64
+            else []
+        )
+        if len(occur) == 1:
+            punct[(occur[0], _INNER)] = at
+        elif at:
+            got = rx.findall(raw, lo, hi)
+            for i, lit in zip(at, got, strict=True):
+                punct.setdefault((lit, _INNER), []).append(i)
+        present.update(punct)
+        return present, punct
     found: list[tuple[int, bytes]] = []
     for rx in scans:
         found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
-    punct: dict[_Key, list[int]] = {}
     if found:
         # What one scan for all of them finds: an occurrence overlapping an earlier one ("(system" inside
         # "[(system") is not one (no punctuation anchor is a prefix of another, so one starts at a position).
@@ -558,7 +598,14 @@ _CHUNK = 16_384
 # Every distinct gate group, numbered, and each rule's groups by number: in a large text the open groups of each
 # part are found once, and a rule's gate is then one subset test against those of the part and its neighbours.
 _GATE_GROUPS: tuple[frozenset[bytes], ...] = tuple(sorted({g for rule in _RULES for g in rule.gate}, key=sorted))
-_GATE_IDS: tuple[frozenset[int], ...] = tuple(frozenset(map(_GATE_GROUPS.index, rule.gate)) for rule in _RULES)
+# A rule's ``tails`` is one more group, numbered after them.
+_TAILED: frozenset[int] = frozenset(i for i, rule in enumerate(_RULES) if rule.tails)
+_TAILS: tuple[re.Pattern[bytes], ...] = tuple({rule.tails: None for rule in _RULES if rule.tails})
+_GATE_IDS: tuple[frozenset[int], ...] = tuple(
+    frozenset(map(_GATE_GROUPS.index, rule.gate))
+    | ({len(_GATE_GROUPS) + _TAILS.index(rule.tails)} if rule.tails else set())
+    for rule in _RULES
+)
 
 
 # The words of all rules' ``starts``: those that are letter runs of a text tell `_window_matches` which to look for.
@@ -571,6 +618,16 @@ def _gate_open(gate: tuple[frozenset[bytes], ...], toks: Iterable[bytes]) -> boo
         if group.isdisjoint(toks):
             return False
     return True
+
+
+def _reversed(toks: Iterable[bytes]) -> bytes:
+    """The letter runs ``toks`` joined, each after a space, and the whole reversed (what ``tails`` reads)."""
+    return (b" ".join(toks) + b" ")[::-1]
+
+
+def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
+    """Whether a letter run ends with one of the rule's ``tails`` (``back``: the runs by `_reversed`)."""
+    return tails is None or tails.search(back) is not None
 
 
 def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes]]:
@@ -598,6 +655,10 @@ def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, li
     bounds.append(n)
     parts = [_tokens(raw, letters, lo, hi) for lo, hi in itertools.pairwise(bounds)]
     opened = [{k for k, g in enumerate(_GATE_GROUPS) if not g.isdisjoint(toks)} for toks in parts]
+    for k, rx in enumerate(_TAILS, len(_GATE_GROUPS)):
+        for toks, ids in zip(parts, opened, strict=True):
+            if rx.search(_reversed(toks)):
+                ids.add(k)
     need: dict[_Key, list[tuple[int, int]]] = {}
     for j, toks in enumerate(parts):
         near = opened[j].union(*opened[max(0, j - 1) : j + 2])
@@ -610,7 +671,7 @@ def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, li
             if a == hi:
                 hi = b
                 continue
-            found += [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
+            found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
             lo, hi = a, b
     return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts))
 
@@ -637,7 +698,13 @@ def _open_part(
     idx: set[int] = set()
     for key in present:
         idx.update(_BY_KEY[key])
-    here = {i for i in idx if (_gate_open(_RULES[i].gate, toks) if near is None else _GATE_IDS[i] <= near)}
+    if near is None:
+        here = {i for i in idx if _gate_open(_RULES[i].gate, toks)}
+        if not _TAILED.isdisjoint(here):
+            back = _reversed(toks)
+            here -= {i for i in _TAILED.intersection(here) if not _tails_open(_RULES[i].tails, back)}
+    else:
+        here = {i for i in idx if _GATE_IDS[i] <= near}
     active |= here
     for key in present:
         if here.isdisjoint(_BY_KEY[key]):
@@ -645,7 +712,7 @@ def _open_part(
         if key in punct:
             hits.setdefault(key, []).extend(punct[key])
         elif need is None:
-            hits[key] = [m.start() for m in _LOCATE[key].finditer(raw, lo, hi)]
+            hits[key] = list(map(_START_OF, _LOCATE[key].finditer(raw, lo, hi)))
         else:
             need.setdefault(key, []).append((lo, hi))
 
@@ -726,7 +793,7 @@ _FEW_WORDS = 2
 _LONG_WINDOW = 4096
 
 
-def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[bytes]) -> list[re.Match[str]]:
+def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[bytes]) -> Iterable[re.Match[str]]:
     """The matches ``finditer`` finds in ``folded[lo:hi]``, without trying every position where it can.
 
     A gate word is a whole letter run inside every match, so a window whose runs (two bytes more each side keep
@@ -752,30 +819,40 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
             )
     if rule.heads and short:
         return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
-    return list(rule.pattern.finditer(t.folded, lo, hi))
+    return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
 
 
-def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> list[re.Match[str]]:
+def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> Iterable[re.Match[str]]:
     """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor).
 
-    A window longer than one anchor's goes to `_window_matches`.
+    A window longer than one anchor's goes to `_window_matches`. Produced lazily, not listed: text packed with an
+    anchor gives a match every few bytes, and `_groups` keeps only their positions.
+    """
+    keyed = [(found, before, span) for key, before, span in rule.reach if (found := hits.get(key))]
+    if len(keyed) == 1 and len(keyed[0][0]) > 1:
+        return _one_key_matches(rule, t, *keyed[0])
+    return _merged_matches(rule, t, keyed)
+
+
+def _merged_matches(rule: _Rule, t: _Text, keyed: list[tuple[list[int], int, int]]) -> Iterable[re.Match[str]]:
+    """`_rule_matches` in general: every anchor's window, sorted and merged where they overlap.
+
+    ``keyed``: per anchor that occurs, its positions, ``before`` and reach past it.
     """
     windows: list[tuple[int, int, int]] = []
-    for key, before, span in rule.reach:  # a window may end past the text: slicing and ``re`` clip it
-        found = hits.get(key)
-        if found:
-            if before:
-                windows += [(p - before if p > before else 0, p + span, before) for p in found]
-            else:
-                windows += [(p, p + span, 0) for p in found]
+    for found, before, span in keyed:  # a window may end past the text: slicing and ``re`` clip it
+        if before:
+            windows += [(p - before if p > before else 0, p + span, before) for p in found]
+        else:
+            windows += [(p, p + span, 0) for p in found]
     if len(windows) <= 1:
         if not windows:
-            return []
+            return ()
         lo, hi, before = windows[0]
         if before:
             return _window_matches(rule, t, lo, hi, rule.starts.intersection(t.starts))
         m = rule.pattern.match(t.folded, lo, hi)
-        return [] if m is None else [m]
+        return () if m is None else (m,)
     n = len(t.folded)
     windows.sort()
     windows.append((n + 1, n + 1, 0))
@@ -796,6 +873,44 @@ def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> list[re
     return out
 
 
+def _one_key_matches(rule: _Rule, t: _Text, found: list[int], before: int, span: int) -> Iterable[re.Match[str]]:
+    """`_rule_matches` when one anchor has all the hits (text packed with it): the same windows, merged at C speed.
+
+    Its windows come in order with equal reach, so two consecutive ones merge exactly when the gap between their
+    anchors is at most ``before + span``; only the gaps that split them are looked at in Python.
+    """
+    n, reach = len(found), before + span
+    cuts: list[int] = []
+    a = 0
+    while True:
+        # No gap over ``reach`` between anchors less than ``reach`` apart: jump to the last of them (bisect), so
+        # dense anchors cost one step per ``reach`` bytes.
+        b = bisect_right(found, found[a] + reach, a) - 1
+        if b == n - 1:
+            break
+        if b == a or found[b + 1] - found[b] > reach:
+            cuts.append(b + 1)
+            b += 1
+        a = b
+    cuts.append(n)
+    words = rule.starts.intersection(t.starts)
+    segments = (
+        _segment(
+            rule, t, found[a] - before if found[a] > before else 0, found[b - 1] + span, b - a > 1 or before > 0, words
+        )
+        for a, b in itertools.pairwise([0, *cuts])
+    )
+    return next(segments) if len(cuts) == 1 else itertools.chain.from_iterable(segments)
+
+
+def _segment(rule: _Rule, t: _Text, lo: int, hi: int, merged: bool, words: frozenset[bytes]) -> Iterable[re.Match[str]]:
+    """The matches in one merged window (``merged``), or of one ``match`` at its anchor."""
+    if merged:
+        return _window_matches(rule, t, lo, hi, words)
+    m = rule.pattern.match(t.folded, lo, hi)
+    return () if m is None else (m,)
+
+
 def _excerpt(text: str, start: int, end: int) -> str:
     snippet = text[start:end]
     if len(snippet) > _EXCERPT:
@@ -810,21 +925,31 @@ _MERGE_GAP = 8
 _MAX_FINDINGS = 64
 
 
-def _groups(matches: list[re.Match[str]]) -> list[list[re.Match[str]]]:
-    """Matches of one rule grouped: adjacent ones merged, at most ``_MAX_FINDINGS`` groups."""
-    groups: list[list[re.Match[str]]] = []
+def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
+    """Matches of one rule grouped: adjacent ones merged, at most ``_MAX_FINDINGS`` groups; each group's starts and end.
+
+    A match starting at most ``_MERGE_GAP`` past the furthest end so far (or before it: windows overlap) joins the
+    last group, so a group ends at that furthest end when the next one opens. Text packed with an anchor gives a
+    match every few bytes: one tight pass keeping ints, not match objects.
+    """
+    groups: list[list[int]] = []
+    ends: list[int] = []
+    last: list[int] = []
     last_end = -(1 << 30)
-    for m in matches:
-        if m.end() == m.start():
+    for start, end in map(_SPAN, matches):
+        if end == start:
             continue
-        if groups and (m.start() - last_end <= _MERGE_GAP or len(groups) >= _MAX_FINDINGS):
-            groups[-1].append(m)
-        elif groups and m.start() < last_end:  # overlapping windows found the same match again
-            continue
+        if start - last_end > _MERGE_GAP and len(groups) < _MAX_FINDINGS:
+            if groups:
+                ends.append(last_end)
+            last = [start]
+            groups.append(last)
         else:
-            groups.append([m])
-        last_end = max(last_end, m.end())
-    return groups
+            last.append(start)
+        if end > last_end:
+            last_end = end
+    ends.append(last_end)
+    return list(zip(groups, ends, strict=False))  # no match: no group (``ends`` holds only the start value)
 
 
 def scan_injection(text: str) -> list[Finding]:
@@ -848,10 +973,10 @@ def scan_injection(text: str) -> list[Finding]:
     t = _Text(folded, raw, b" " + letters + b" ", starts)
     findings: list[Finding] = []
     for rule in rules:
-        for group in _groups(_rule_matches(rule, t, hits)):
-            low = all(_downgraded(rule.rule_id, folded, m.start()) for m in group)
+        for group, group_end in _groups(_rule_matches(rule, t, hits)):
+            low = all(_downgraded(rule.rule_id, folded, i) for i in group)
             sev: Severity = "low" if low else rule.severity
-            start, end = norm.span(group[0].start(), max(m.end() for m in group))
+            start, end = norm.span(group[0], group_end)
             findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
