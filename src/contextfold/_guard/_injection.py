@@ -175,10 +175,15 @@ def _r(
 # checks both against a full scan.
 _RULES: tuple[_Rule, ...] = (
     # --- system override
-    _r("override.ignore", "system_override", "high", rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b",
+    _r("override.ignore", "system_override", "high",
+       rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b|\b{_VERB_IGNORE} (?:all |any )?(?:the |my |your )?(?:other|previous|prior|above|preceding|earlier) (?:[a-z]{{1,20}} (?:and|or|&) )?(?:{_TARGET}|requests?|questions?|queries|tasks?|answers?)\b",
        "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60",
        # every _TARGET alternative ends with one of these, then \b: the end of a letter run
-       tails="tion|tions|directive|directives|prompt|prompts|rules|guidelines|command|commands|context|content|message|messages|text|everything|above|info|data|programming|constraints|guardrails|policy|policies|filter|filters|order|orders|said|told"),
+       tails="tion|tions|directive|directives|prompt|prompts|rules|guidelines|command|commands|context|content|message|messages|text|everything|above|info|data|programming|constraints|guardrails|policy|policies|filter|filters|order|orders|said|told|request|requests|question|questions|queries|task|tasks|answer|answers"),
+    _r("override.ignore_say", "system_override", "high",
+       r"\b(?:ignore|disregard|forget) (?:[\w'’-]{1,20},? ){1,5}and (?:instead |then |just |only )?(?:write|print|say|output|reply with|respond with|repeat)[:,]? ?[\"“'‘]",
+       "^ignor ^disregard ^forget", 160, gate="write|print|say|output|reply|respond|repeat",
+       heads="=ignore|=disregard|=forget"),
     _r("override.void", "system_override", "high",
        r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
        "^instruction:90 ^direction:90 ^rules:90",
@@ -203,10 +208,10 @@ _RULES: tuple[_Rule, ...] = (
        "^disregard ^ignore ^without ^bypass", gate="rules|guidelines|restrictions|filters|guardrails|protocols",
        heads="=disregard|=ignore|=without|=bypass"),
     _r("override.not_bound", "system_override", "high",
-       r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:do not|don't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules)\b",
-       "^bound:100 ^restricted:100 ^limited:100 ^constrained:100 ^abide:100 ^comply:100 ^adhere:100 ^free",
-       gate="rules|guideline|polic|restriction|filter|limitation|ethic|moral|confines",
-       heads="=not|=no|=never|=do|=don|=free|=freed"),
+       r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:not|no longer|never) (?:required|obliged|obligated|forced) to (?:follow|obey|abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\b(?:do not|don't|does not|doesn't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:all |any |the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules|ethics|morals)\b|\bfree of (?:the )?(?:typical |usual )?confines\b|\bbound (?:to|by) no (?:\w{1,20} )?(?:rules|restrictions|limits|limitations|guidelines|polic(?:y|ies)|filters|ethics|morals)\b",
+       "^bound:100 ^restricted:100 ^limited:100 ^constrained:100 ^required:100 ^obliged:100 ^obligated:100 ^forced:100 ^abide:100 ^comply:100 ^adhere:100 ^free",
+       gate="rules|guidelines|policy|policies|restrictions|filters|limitations|limits|ethics|morals|confines",
+       heads="=not|=no|=never|=do|=don|=does|=doesn|=free|=freed|=bound"),
     # --- role confusion
     _r("role.chatml", "role_confusion", "high",
        r"(?<!['\"`])<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|end|channel|message)\|>|(?<!['\"`])<(?:start|end)_of_turn>",
@@ -225,7 +230,7 @@ _RULES: tuple[_Rule, ...] = (
        "^user:10 ^human:10", 200),
     _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "^assistant:80"),
     _r("role.tag", "role_confusion", "high",
-       r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:",
+       r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:|(?<!\w)\[(?:system|admin)\](?=[a-z])",
        "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
     _r("role.you_are_now", "role_confusion", "high",
        r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
@@ -233,6 +238,10 @@ _RULES: tuple[_Rule, ...] = (
     _r("role.persona", "role_confusion", "high",
        r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
        "^unrestricted ^unfiltered ^jailbroken ^uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
+    _r("role.not_the_assistant", "role_confusion", "medium",
+       r"\b(?:you are|you're|respond as|answer as|act as|be) [\w\x20-]{1,30}?,? (?:and )?not (?:as )?(?:chatgpt|claude|gemini|the (?:ai )?assistant)\b",
+       "^chatgpt:70 ^claude:70 ^gemini:70 ^assistant:70", 10,
+       gate="not", heads="=you|=respond|=answer|=act|=be"),
     _r("role.mode", "role_confusion", "high",
        r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
        "^mode:60", 10,
@@ -325,6 +334,9 @@ _RULES: tuple[_Rule, ...] = (
        "^instead:30 ^repeat ^pwned:60", 200,
        gate="print|say|output|write|respond|reply|tell|translate|repeat|pwned",
        heads="=and|=but|=repeat|=haha|=i"),
+    _r("inject.hijacked", "instruction_injection", "high",
+       r"\b(?:this|the|your) prompt (?:has been|was|is|got) (?:\w{1,15} ){0,2}hijacked\b",
+       "^hijack:60", heads="=this|=the|=your"),
     _r("inject.new_task", "instruction_injection", "high",
        r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b",
        "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 ^prompt:80 ^important ^attention ^urgent ^notice",
@@ -334,9 +346,9 @@ _RULES: tuple[_Rule, ...] = (
        "^forward ^send ^email ^upload ^post ^transfer", 400,
        heads="=forward|=send|=email|=upload|=post|=transfer"),
     _r("role.no_limits", "role_confusion", "medium",
-       r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\bstay in character\b",
+       r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\b(?:stay|remain) in character\b",
        "^pretend ^without ^character:60",
-       heads="=pretend|=without|=stay"),
+       heads="=pretend|=without|=stay|=remain"),
     # --- secret extraction by paraphrase (families: what were you given / your system prompt / the AI's prompt)
     _r("secret.given", "secret_extraction", "high",
        r"\b(?:instructions?|rules|guidelines|constraints|limitations|directives|persona|role|prompt)\b[^.?!\n]{0,40}?\b(?:were you|have you been|has been|have been|are you|must you have been|you(?:'ve| have)? been|you were|you are|you're) (?:given|assigned|set|configured|programmed|instructed|provided|operating under|running under|bound by|following)\b|\bhow you (?:were|have been) (?:configured|programmed|instructed|set up|prompted)\b|\bwhat instructions? (?:causes?|prevents?|makes?|tells?|defines?|do you have)\b|\b(?:quote|recite|show|read|print)(?: me)? the (?:relevant |specific |exact )?instructions?\b|\b(?:any )?(?:hidden|secret|confidential)(?: or (?:hidden|secret|confidential))? (?:instructions|rules|prompts?)(?: i| you| we)\b|\b(?:beginning|start|top) of (?:your|the) context(?: window)?\b|\b(?:text|words|content|everything)\b[^.?!\n]{0,30}\bbefore (?:my|this|our) (?:first )?(?:messages?|questions?|conversation)\b",
@@ -507,11 +519,50 @@ def _in_code_fence(folded: str, pos: int) -> bool:
     return folded.count("```", max(0, pos - 4000), pos) % 2 == 1
 
 
+# A string literal opened on the same line by an assignment or a call (``x = "...``, ``f("...``): a test
+# fixture or an example in code, not text addressed to the reader.
+_CODE_STRING_OPEN = re.compile(
+    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
+)
+
+
+def _in_code_string(folded: str, start: int) -> bool:
+    """True when ``start`` lies in a string literal that an assignment or call on its line opened."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    m = _CODE_STRING_OPEN.match(folded, lo, start)
+    return m is not None and folded.find(m.group(1), m.end(), start) < 0
+
+
+def _in_short_literal(folded: str, start: int) -> bool:
+    """True when a chat-template token at ``start`` lies in a short quoted literal on its line (template code)."""
+    lo = max(folded.rfind("\n", max(0, start - 60), start) + 1, start - 60)
+    hi = folded.find("\n", start, start + 80)
+    line = folded[lo : hi if hi >= 0 else start + 80]
+    pos = start - lo
+    for q in "'\"":
+        left = line.rfind(q, 0, pos)
+        right = line.find(q, pos)
+        # Quotes of a literal, not apostrophes ("it's ... don't"): no letter or digit outside them.
+        if (
+            left >= 0
+            and right >= 0
+            and line.count(q, 0, left) % 2 == 0
+            and not line[left - 1 : left].isalnum()
+            and not line[right + 1 : right + 2].isalnum()
+        ):
+            return True
+    return False
+
+
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
-    """Quoted or exemplified attacks (docs) and code-fenced structure are reported, not blocked."""
+    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked."""
     if rule_id in _STRUCTURAL:
+        if rule_id in ("role.chatml", "role.inst") and _in_short_literal(folded, start):
+            return True
         return _in_code_fence(folded, start)
     if _QUOTED_BEFORE.search(folded, max(0, start - 24), start):
+        return True
+    if _in_code_string(folded, start):
         return True
     if rule_id in ("secret.credentials", "secret.prompt", "override.ignore", "override.unrestricted"):
         return _NEGATION.search(folded, max(0, start - 40), start) is not None
