@@ -698,3 +698,24 @@ def test_default_time_format_is_read_as_strptime_reads_it(text: str) -> None:
         return
     got = _parse_time(text, DEFAULT_TIME_FORMAT)
     assert got == expected and got.utcoffset() == expected.utcoffset()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=300_000),
+    st.integers(min_value=1, max_value=200_000),
+    st.sampled_from([0.5, 0.7, 0.75, 0.8, 0.85, 0.9, 0.333, 1.0]),
+    st.sampled_from([0.0, 0.05, 0.1, 0.123, 0.2]),
+)
+def test_usage_band_on_whole_tokens_equals_the_exact_band(
+    tokens: int, window: int, trigger: float, buffer: float
+) -> None:
+    # Whole tokens are compared with the band's edges rounded up: the same answer as the exact fractions.
+    from fractions import Fraction
+
+    from contextfold._hints import ContextUsage, _within_usage_buffer
+
+    usage = ContextUsage(tokens=tokens, window=window, trigger_ratio=trigger)
+    exact_trigger = Fraction(str(trigger))
+    lower, upper = (exact_trigger - Fraction(str(buffer))) * window, exact_trigger * window
+    assert _within_usage_buffer(usage, buffer) == (lower <= tokens < upper)

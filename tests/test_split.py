@@ -144,3 +144,18 @@ def test_bounded_number_of_counts(size: int) -> None:
     assert counter.calls <= 40
     # one full count (does it fit?) plus bounded candidates of about limit*4 characters
     assert counter.chars <= size + counter.calls * 40_000
+
+
+@pytest.mark.parametrize("size", [90_000, 187_000, 1_000_000])
+def test_secant_step_finds_the_largest_head_in_few_counts(size: int) -> None:
+    # Counts grow linearly with length here, so the secant step lands on the cut and a short gallop brackets it:
+    # the head is the longest that fits (one more character does not), found in about 9 counts, not 15.
+    counter = CountingCounter()
+    text = "".join(f"word{i % 97} " for i in range(size // 7))[:size]
+    block = ToolResultBlock(call_id="c", content=(TextBlock(text=text),))
+    plan = split_tool_result(block, limit=21_333, counter=counter, notice="[cut]")
+    assert plan is not None and plan.index == 0
+    assert counter.calls <= 11
+    longer = ToolResultBlock(call_id="c", content=(TextBlock(text=text[: plan.offset + 1]), TextBlock(text="[cut]")))
+    snapped = text[plan.offset - 1] == "\n"
+    assert snapped or cost(BytesCounter(), longer) > 21_333

@@ -13,6 +13,7 @@ exact. `SystemClock` and `FixedClock` are the two `Clock` implementations.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -371,15 +372,21 @@ def _within_usage_buffer(usage: ContextUsage, buffer: float) -> bool:
     Ratios are taken as the decimals the user wrote (``0.8``, not the nearest
     binary float), so the edges land on whole tokens where one expects them.
     """
-    lower, upper = _usage_band(usage.trigger_ratio, buffer, usage.window)
+    lower, upper, first, end = _usage_band(usage.trigger_ratio, buffer, usage.window)
+    if type(usage.tokens) is int:  # whole tokens: compared with the edges rounded up, as ints (same answer)
+        return first <= usage.tokens < end
     return lower <= usage.tokens < upper
 
 
 @lru_cache(maxsize=64)
-def _usage_band(trigger_ratio: float, buffer: float, window: int) -> tuple[Fraction, Fraction]:
-    """The token band of `_within_usage_buffer` (cached: the same three numbers come back at every turn)."""
+def _usage_band(trigger_ratio: float, buffer: float, window: int) -> tuple[Fraction, Fraction, int, int]:
+    """The token band of `_within_usage_buffer`, exact and rounded up to whole tokens.
+
+    Cached: the same three numbers come back at every turn.
+    """
     trigger = Fraction(str(trigger_ratio))
-    return (trigger - Fraction(str(buffer))) * window, trigger * window
+    lower, upper = (trigger - Fraction(str(buffer))) * window, trigger * window
+    return lower, upper, math.ceil(lower), math.ceil(upper)
 
 
 def _time_reason(last_time: str | None, last_zone: str | None, now: datetime, config: HintConfig) -> TimeReason | None:

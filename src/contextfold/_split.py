@@ -210,40 +210,44 @@ def _cut_text(
         return _cost(counter, _candidate(block, (*prefix, head), notice))
 
     # First guess by token ratio on a bounded slice: the head cannot be longer than ~limit tokens.
-    probe = text[: max(64, 16 * limit)]
-    probe_tokens = max(1, counter.count_text(probe))
+    sample = text[: max(64, 16 * limit)]
+    sample_tokens = max(1, counter.count_text(sample))
     room = max(0, limit - prefix_cost)
-    guess = min(len(text), int(len(probe) * room / probe_tokens))
-    # Bracket [lo, hi): lo fits, hi does not. Gallop outwards from the guess.
+    guess = min(len(text), int(len(sample) * room / sample_tokens))
+    # Bracket [lo, hi): lo fits, hi does not (the whole text does not, or there would be no split).
     lo, lo_cost, hi = 0, prefix_cost, len(text)
-    if guess > 0:
-        step = max(16, guess // 64)
-        cost = cost_at(guess)
+
+    def probe(offset: int) -> int:
+        """Count the head ending at ``offset`` (``lo < offset < hi``) and narrow the bracket with it."""
+        nonlocal lo, lo_cost, hi
+        cost = cost_at(offset)
         if cost <= limit:
-            lo, lo_cost = guess, cost
-            while lo + step < hi:
-                cost = cost_at(lo + step)
-                if cost > limit:
-                    hi = lo + step
-                    break
-                lo, lo_cost = lo + step, cost
-                step *= 2
+            lo, lo_cost = offset, cost
         else:
-            hi = guess
-            while hi - step > 0:
-                cost = cost_at(hi - step)
-                if cost <= limit:
-                    lo, lo_cost = hi - step, cost
-                    break
-                hi -= step
+            hi = offset
+        return cost
+
+    guess = min(guess, hi - 1)
+    if guess > 0:
+        cost = probe(guess)
+        step = max(16, guess // 64)
+        # One secant step: a head's count grows almost linearly with its length, so the line through the prefix
+        # and the guess meets the limit within a few characters of the cut, and a short gallop brackets it.
+        if cost > prefix_cost:
+            secant = int(guess * (limit - prefix_cost) / (cost - prefix_cost))
+            if lo < secant < hi:
+                cost = probe(secant)
+                step = 16
+            elif secant == guess:  # the guess already sits where the line meets the limit
+                step = 16
+        if cost <= limit:  # the last probe fits: gallop up from it
+            while lo + step < hi and probe(lo + step) <= limit:
+                step *= 2
+        else:  # it does not: gallop down
+            while hi - step > lo and probe(hi - step) > limit:
                 step *= 2
     while hi - lo > 1:
-        mid = (lo + hi) // 2
-        cost = cost_at(mid)
-        if cost <= limit:
-            lo, lo_cost = mid, cost
-        else:
-            hi = mid
+        probe((lo + hi) // 2)
     # Never split a surrogate pair (a str can hold one as two code points).
     if 0 < lo < len(text) and "\ud800" <= text[lo - 1] <= "\udbff" and "\udc00" <= text[lo] <= "\udfff":
         lo -= 1
