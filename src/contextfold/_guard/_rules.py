@@ -1,0 +1,365 @@
+# ruff: noqa: E501  (the rule table keeps one regex per line on purpose)
+"""The prompt-injection rules: one regular expression per rule, with the anchors, gates and start words the scan uses.
+
+Kept apart from the scan (`contextfold._guard._injection`) so the table can be read and extended on its own:
+each rule names its category and severity, its pattern (written over folded text, a space meaning a bounded
+separator), and the literals every match contains, which let the scan run the rule only where it can match.
+The declarations are checked against a plain full scan by ``tests/test_guard_injection.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+__all__ = ["CATEGORIES", "Category", "Severity"]
+
+Category: TypeAlias = Literal[
+    "system_override", "role_confusion", "tool_call_injection", "secret_extraction", "instruction_injection"
+]
+Severity: TypeAlias = Literal["low", "medium", "high"]
+CATEGORIES: tuple[Category, ...] = (
+    "system_override",
+    "role_confusion",
+    "tool_call_injection",
+    "secret_extraction",
+    "instruction_injection",
+)
+
+
+# Separator between words: whitespace, underscores, URL-encoded or escaped blanks (bounded).
+_S = r"(?:[\s_]|%20|\\[nrt]){1,8}+"
+# Optional separator ("allprevious" still matches).
+_O = r"(?:[\s_]|%20|\\[nrt]){0,8}+"
+
+
+def _p(pattern: str) -> re.Pattern[str]:
+    """Compile a rule, reading a space as ``_S``, and ``~`` or `` ?`` as ``_O``."""
+    return re.compile(pattern.replace(" ?", "~").replace(" ", _S).replace("~", _O))
+
+
+_QUAL = r"(?:(?:all|any|every|each|the|your|my|of|these|those|this|that|previous|prior|above|preceding|earlier|initial|original|other|rest|following|and|or|former|existing|old|current|system|safety|its|their|before|everything)~){0,6}"
+_TARGET = r"(?:instructions?|[a-z]{0,2}n?s?tr?u?c?tions?|directions?|directives?|prompts?|rules|guidelines|commands?|context|content|messages?|text|everything|above|info(?:rmation)?|data|programming|constraints|restrictions|guardrails|polic(?:y|ies)|filters?|orders?|what (?:i|you)(?:'ve| have)? (?:said|been told))"
+_VERB_IGNORE = r"(?:ignore|disregard|forget|override|bypass|pay no attention to|do not (?:follow|obey)|don't (?:follow|obey)|stop following|throw out|discard|abandon|neglect|omit)"
+_REVEAL = r"(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|list|relay|spell ?check|translate|encode|write|recite|paste|echo|return|expose|disclose|send|email|forward|post|upload|console\.log|log)"
+# Gate words for _REVEAL: each verb is a whole letter run in every match ("spell ?check" glued or not,
+# "console.log" starts with the run "console").
+_REVEAL_GATE = "show|print|reveal|display|output|repeat|tell|give|share|leak|dump|list|relay|spell|spellcheck|translate|encode|write|recite|paste|echo|return|expose|disclose|send|email|forward|post|upload|console|log"
+_PROMPT_THING = r"(?:system ?prompt|system ?message|system ?instructions|(?:initial|original|hidden|secret|previous|full|entire|first|underlying|internal|developer|starting|exact|complete|core|base|actual|confidential|private|pre-?prompt) (?:prompt|instructions|directives|system ?prompting|rules|guidelines|configuration|policies)|your (?:instructions|prompt|rules|directives|guidelines|configuration|parameters|programming)|(?:initial|system(?:'s)?) (?:configuration|parameters)|initialization (?:string|prompt|text))"
+_SECRET_THING = r"(?:api ?keys?|passwords?|secrets?|credentials?|(?:access|auth|bearer|api|session|refresh|secret|github|slack) tokens?|private ?keys?|ssh ?keys?|id_rsa|env(?:ironment)? variables|\.env\b|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)|connection strings?|conversation(?: history)?|chat history|cookies?|session ids?)"
+
+
+# Anchor kinds: where a literal must sit for a rule to be able to match there.
+_INNER, _START, _WORD = 0, 1, 2
+_Key: TypeAlias = tuple[bytes, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One rule: its regex and the literal anchors every match contains (see `_RULES`)."""
+
+    rule_id: str
+    category: Category
+    severity: Severity
+    pattern: re.Pattern[str]
+    anchors: tuple[tuple[bytes, int, int], ...]
+    after: int
+    gate: tuple[frozenset[bytes], ...]
+    keys: frozenset[_Key]
+    starts: frozenset[bytes]
+    heads: tuple[tuple[bytes, int], ...]
+    reach: tuple[tuple[_Key, int, int], ...]  # per anchor: its key, ``before``, and literal length + ``after``
+    tails: re.Pattern[bytes] | None  # finds a letter run ending with one of the rule's ``tails`` (`_reversed`)
+
+
+def _r(
+    rule_id: str,
+    category: Category,
+    severity: Severity,
+    pattern: str,
+    anchors: str,
+    after: int = 500,
+    gate: str = "",
+    starts: str = "",
+    heads: str = "",
+    tails: str = "",
+) -> _Rule:
+    parsed: list[tuple[bytes, int, int]] = []
+    for word in anchors.split():
+        kind = _WORD if word.startswith("=") else _START if word.startswith("^") else _INNER
+        lit, sep, before = word.lstrip("^=").rpartition(":")
+        if not (sep and before.isdigit()):
+            lit, before = word.lstrip("^="), "0"
+        if kind != _INNER and not re.fullmatch(r"[a-z]+", lit):
+            raise ValueError(f"{rule_id}: word anchor {lit!r} must be letters")
+        parsed.append((lit.encode("ascii"), int(before), kind))
+    groups = tuple(frozenset(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
+    keys = frozenset((lit, kind) for lit, _, kind in parsed)
+    first = frozenset(w.encode("ascii") for w in starts.split("|") if w)
+    lits: list[tuple[bytes, int]] = []
+    for head in filter(None, heads.split("|")):
+        kind = _WORD if head.startswith("=") else _START if head.startswith("^") else _INNER
+        text = head.lstrip("^=").encode("ascii")
+        if not text or (kind == _INNER) == bool(re.fullmatch(rb"[a-z]+", text)):
+            raise ValueError(f"{rule_id}: head {head!r} must be =word, ^stem or punctuation")
+        lits.append((text, kind))
+    reach = tuple(((lit, kind), before, len(lit) + after) for lit, before, kind in parsed)
+    # Read over the runs reversed: a run ending with a word is one starting with it reversed, after a space (a
+    # literal first character, so ``re`` visits only the run starts, also in one run of a million letters).
+    ends = re.compile(b" (?:" + b"|".join(w.encode("ascii")[::-1] for w in tails.split("|")) + b")") if tails else None
+    return _Rule(
+        rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys, first, tuple(lits), reach, ends
+    )
+
+
+# (rule id, category, severity, pattern, anchors, after, gate, starts, heads). Every match of a rule contains one
+# of its anchors (literal, lower case) and starts at most ``before`` characters ahead of it ("word:before"; no number:
+# the match starts at the anchor) and ends at most ``after`` characters past it. An anchor is "=word" (a whole
+# letter run), "^stem" (a letter run starting with it) or a bare literal (anywhere, also inside a word).
+# ``gate``: space-separated groups of words ("a|b"), each group having a whole letter run in every match.
+# ``starts``: words ("a|b") one of which is a whole letter run where every match starts: in a window the rule
+# is then tried with ``match`` where those occur (none: the window is skipped), not ``finditer`` everywhere.
+# ``heads``: the same, not checked against the window's letter runs: "a|b" of "=word" (a whole letter run),
+# "^stem" (a letter run starting with it) or punctuation (anywhere), one of which starts every match.
+# ``tails``: words ("a|b") one of which ends a letter run in every match (the match may glue words before it);
+# checked per text or part only, like a gate group.
+# The scan runs a rule only around its anchors and tries it only at its starts/heads; tests/test_guard_injection.py
+# checks both against a full scan.
+_RULES: tuple[_Rule, ...] = (
+    # --- system override
+    _r("override.ignore", "system_override", "high",
+       rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b|\b{_VERB_IGNORE} (?:all |any )?(?:the |my |your )?(?:other|previous|prior|above|preceding|earlier) (?:[a-z]{{1,20}} (?:and|or|&) )?(?:{_TARGET}|requests?|questions?|queries|tasks?|answers?)\b",
+       "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60",
+       # every _TARGET alternative ends with one of these, then \b: the end of a letter run
+       tails="tion|tions|directive|directives|prompt|prompts|rules|guidelines|command|commands|context|content|message|messages|text|everything|above|info|data|programming|constraints|guardrails|policy|policies|filter|filters|order|orders|said|told|request|requests|question|questions|queries|task|tasks|answer|answers"),
+    _r("override.ignore_say", "system_override", "high",
+       r"\b(?:ignore|disregard|forget) (?:[\w'’-]{1,20},? ){1,5}and (?:instead |then |just |only )?(?:write|print|say|output|reply with|respond with|repeat)[:,]? ?[\"“'‘]",
+       "^ignor ^disregard ^forget", 160, gate="write|print|say|output|reply|respond|repeat",
+       heads="=ignore|=disregard|=forget"),
+    _r("override.void", "system_override", "high",
+       r"\b(?:all|any|the)~(?:previous|prior|above|preceding|earlier) (?:instructions|directions|rules) (?:are|were|is) (?:now )?(?:false|void|invalid|cancell?ed|obsolete|wrong|revoked|null)",
+       "^instruction:90 ^direction:90 ^rules:90",
+       heads="^all|^any|^the"),
+    _r("override.new", "system_override", "high",
+       r"(?:\bbegin|\bstart|#+ ?begin|\bend) (?:of )?(?:new |updated |out of date |reprogramming)(?:new )?instructions?\b|\bbegin reprogramming\b|%%%? ?end out of date instructions|\bsystem upgrade\b|\bthe situation has changed\b",
+       "^instruction:150 ^reprogramming:50 ^upgrade:50 ^situation:50",
+       heads="=begin|=start|#|=end|%|=system|=the"),
+    _r("override.stop", "system_override", "high", r"\bstop everything\b|\bnevermind\. ignore\b", "^stop ^nevermind",
+       gate="everything|nevermind",
+       heads="=stop|=nevermind"),
+    _r("override.start_over", "system_override", "medium",
+       r"\b(?:start over|begin afresh|start afresh|from scratch)\b[^\n]{0,40}\b(?:ignor|instruction)|\binstructions and (?:start over|begin afresh)",
+       "^ignor:150 ^instruction:150", gate="start|begin|from",
+       heads="=start|=begin|=from|=instructions"),
+    _r("override.override", "system_override", "high",
+       r"\b(?:administrator|admin|developer|sudo|root|manual) override\b|\boverride (?:\w{1,20} ){0,2}(?:scoring|safety|restrictions?|settings|polic(?:y|ies)|protocols?)\b",
+       "^overrid:60",
+       starts="administrator|admin|developer|sudo|root|manual|override"),
+    _r("override.unrestricted", "system_override", "medium",
+       r"\b(?:disregard|ignore|without|bypass) (?:any |all |your )?(?:ethical |safety |content |moral )?(?:rules|guidelines|restrictions|filters|guardrails|protocols)\b",
+       "^disregard ^ignore ^without ^bypass", gate="rules|guidelines|restrictions|filters|guardrails|protocols",
+       heads="=disregard|=ignore|=without|=bypass"),
+    _r("override.not_bound", "system_override", "high",
+       r"\b(?:not|no longer|never) (?:be )?(?:bound|restricted|limited|constrained) by (?:any |the |your |openai'?s? |anthropic'?s? )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions|filters|limitations|ethics|morals)\b|\b(?:not|no longer|never) (?:required|obliged|obligated|forced) to (?:follow|obey|abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\b(?:do not|don't|does not|doesn't|no longer|never) (?:have to |need to )?(?:abide by|comply with|adhere to) (?:any |the |your )?(?:\w{1,20} )?(?:rules|guidelines|polic(?:y|ies)|restrictions)\b|\bfree(?:d)? from (?:all |any |the )?(?:typical |usual )?(?:confines|restrictions|limitations|rules|ethics|morals)\b|\bfree of (?:the )?(?:typical |usual )?confines\b|\bbound (?:to|by) no (?:\w{1,20} )?(?:rules|restrictions|limits|limitations|guidelines|polic(?:y|ies)|filters|ethics|morals)\b",
+       "^bound:100 ^restricted:100 ^limited:100 ^constrained:100 ^required:100 ^obliged:100 ^obligated:100 ^forced:100 ^abide:100 ^comply:100 ^adhere:100 ^free",
+       gate="rules|guidelines|policy|policies|restrictions|filters|limitations|limits|ethics|morals|confines",
+       heads="=not|=no|=never|=do|=don|=does|=doesn|=free|=freed|=bound"),
+    # --- role confusion
+    _r("role.chatml", "role_confusion", "high",
+       r"(?<!['\"`])<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|eom_id|start_header_id|end_header_id|begin_of_text|python_tag|start|end|channel|message)\|>|(?<!['\"`])<(?:start|end)_of_turn>",
+       "<| ^turn:10",
+       heads="<"),
+    _r("role.inst", "role_confusion", "high", r"(?<!['\"`])(?:\[/?inst\]|<</?sys>>)~[a-z]", "[inst] [/inst] <<sys>> <</sys>>"),
+    _r("role.fake_system", "role_confusion", "high",
+       r"(?m)(?:^|[.!?>\]] ?|-{3,40} ?)[\x20\t>*#]{0,6}(?:system|system message|system note|developer|admin(?:istrator)?) ?:[\x20\t]{0,8}(?=\S)[^\n]{0,80}?\b(?:you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do not|don't|this chat|the ai|assistant)\b",
+       "^system:60 ^developer:60 ^admin:60", 300,
+       gate="you|ignore|focus|print|provide|reply|respond|output|say|tell|repeat|must|do|don|this|the|assistant"),
+    _r("role.fake_turns", "role_confusion", "high",
+       r"(?m)^[\x20\t>]{0,4}(?:assistant|ai|model) ?:[^\n]{0,200}\n(?:[^\n]{0,200}\n){0,3}[\x20\t>]{0,4}(?:user|human) ?:",
+       "^user:1200 ^human:1200", 80),
+    _r("role.fake_user", "role_confusion", "medium",
+       r"(?m)^[\x20\t>]{0,4}(?:user|human) ?:[\x20\t]{0,4}[^\n]{0,60}\b(?:please|next|thanks|could you|ignore|repeat|tell me|now)\b",
+       "^user:10 ^human:10", 200),
+    _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "^assistant:80"),
+    _r("role.tag", "role_confusion", "high",
+       r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:|(?<!\w)\[(?:system|admin)\](?=[a-z])",
+       "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
+    _r("role.you_are_now", "role_confusion", "high",
+       r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
+       "^now:60 ^longer:60", gate="you", heads="=you"),
+    _r("role.persona", "role_confusion", "high",
+       r"\b(?:unrestricted|unfiltered|jailbroken|uncensored) (?:ai|assistant|bot|model|mode|version of (?:yourself|you))\b|\bi(?:'m| am) your (?:developer|creator|administrator|admin|owner|programmer)\b|\bsecret agenda\b|\bact as (?:a |an )?dan\b|\bdo anything now\b|\b(?:never|not|won't|will not|cannot|can't) refuse (?:any|a|my|to)\b",
+       "^unrestricted ^unfiltered ^jailbroken ^uncensored ^developer:120 ^creator:120 ^administrator:120 ^admin:120 ^owner:120 ^programmer:120 ^agenda:50 ^dan:60 ^anything:50 ^refuse:60"),
+    _r("role.not_the_assistant", "role_confusion", "medium",
+       r"\b(?:you are|you're|respond as|answer as|act as|be) [\w\x20-]{1,30}?,? (?:and )?not (?:as )?(?:chatgpt|claude|gemini|the (?:ai )?assistant)\b",
+       "^chatgpt:70 ^claude:70 ^gemini:70 ^assistant:70", 10,
+       gate="not", heads="=you|=respond|=answer|=act|=be"),
+    _r("role.mode", "role_confusion", "high",
+       r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
+       "^mode:60", 10,
+       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic",
+       heads="=developer|=maintenance|=god|=jailbreak|=debug|=dan|=stan|=dude|=evil|=enter|=activate|=enable|=switch"),
+    _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
+    # --- tool-call injection
+    _r("tool.json_call", "tool_call_injection", "high",
+       r"\{~\"(?:name|tool|tool_name|function|recipient_name)\"~:~\"[\w.-]{1,64}\"~,~\"(?:arguments|parameters|args|input)\"~:",
+       "\"arg:300 \"param:300 \"input:300", 100),
+    _r("tool.json_command", "tool_call_injection", "high",
+       r"\"(?:command|cmd|shell|bash|exec|script)\"~:~\"[^\"\n]{0,120}?(?:\bcurl\b|\bwget\b|\brm -rf\b|\b(?:ba)?sh -c\b|\bnc -|/etc/passwd|~/\.ssh|\bid_rsa\b|\.env\b|\bchmod \+x\b|\bbase64 -d\b)",
+       "\"command \"cmd \"shell \"bash \"exec \"script", 300),
+    _r("tool.xml_call", "tool_call_injection", "high",
+       r"<(?:tool_call|function_call|tool_use|tool_code|invoke|antml:invoke|execute_command|run_command|function=[\w.-]{1,64})\b|<name>[\w.-]{1,64}</name>~<(?:arguments|parameters|args)>",
+       "<tool_ <function <invoke <execute_command <run_command <name>", 300),
+    _r("tool.yaml_call", "tool_call_injection", "high",
+       r"(?m)^[\x20\t-]{0,8}(?:name|tool|function) ?[:=] ?[\"']?[\w.-]{1,64}[\"']?[\x20\t]{0,8}\n[\x20\t]{0,8}\[?(?:arguments|parameters|args)\]? ?[:=]?",
+       "^arg:160 ^param:160", 40, gate="name|tool|function"),
+    _r("tool.workflow", "tool_call_injection", "high",
+       r"\b(?:additional|extra|new|hidden|required|mandatory) workflow step\b|\bupdated tool call\b|\b(?:call|invoke|use|run|execute) the \w{1,40} (?:tool|function) (?:to|and|with) (?:send|upload|post|forward|email|delete|read|exfiltrate|transfer)",
+       "^workflow:80 ^updated ^tool:110 ^function:110", 80,
+       starts="additional|extra|new|hidden|required|mandatory|updated|call|invoke|use|run|execute"),
+    _r("tool.poisoning", "tool_call_injection", "high",
+       r"<important>|\bbefore using this tool,? (?:you must )?(?:read|pass|send|call|fetch|include|collect)\b|\b(?:pass|send|include|put) (?:its|the|their|all) (?:content|contents|output) as (?:the )?['\"]?\w{1,30}['\"]? (?:argument|parameter|field)|\botherwise the tool will not work\b|\bdo not mention that you\b",
+       "<important> ^tool:100 ^pass ^send ^include ^put ^otherwise ^mention:50", 220,
+       gate="important|tool|argument|parameter|field|mention",
+       heads="<important>|=before|=pass|=send|=include|=put|=otherwise|=do"),
+    _r("tool.shell", "tool_call_injection", "medium",
+       r"\b(?:run|execute) (?:the following|this) (?:command|shell command|script)\b[^\n]{0,20}:|\bcurl [^\n]{0,100}\| ?(?:ba)?sh\b|\brm -rf /(?:\s|$|\")",
+       "^command:120 ^script:120 ^curl ^rf:30", 300,
+       starts="run|execute|curl|rm"),
+    # --- secret extraction
+    _r("secret.prompt", "secret_extraction", "high",
+       rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
+       "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60,
+       gate=_REVEAL_GATE + "|need|want|like|have", starts=_REVEAL_GATE + "|need|want|like|have"),
+    _r("secret.prompt_question", "secret_extraction", "high",
+       r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
+       "^what ^instruction:120 ^repeat ^opposite"),
+    _r("secret.prompt_continue", "secret_extraction", "high",
+       r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were|says|contains) ?:|\bconsole\.log ?\(~(?:system|prompt|instructions)",
+       "^prompt:60 ^instruction:60 ^console"),
+    _r("secret.prompt_above", "secret_extraction", "high",
+       r"\b(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell out|write out|type out|summari[sz]e)[:,]? (?:me |us )?(?:all |everything |exactly |verbatim )?(?:(?:of )?(?:the |your )?(?:text|words|content|messages?|lines?|instructions|prompt|everything)(?: (?:written|given|provided|that (?:was|were) (?:written|given)))? )?(?:above|before this (?:line|message|point|conversation)|before my (?:first )?(?:messages?|questions?)|preceding this|prior to this|at the (?:start|beginning) of (?:this|the|our) (?:conversation|chat|session))\b",
+       "^above:200 ^before:200 ^preceding:200 ^prior:200 ^start:200 ^beginning:200", 80,
+       gate="above|this|my|conversation|chat|session",
+       starts="show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell|write|type|summarize|summarise"),
+    _r("secret.credentials", "secret_extraction", "high",
+       rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
+       "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
+       gate=_REVEAL_GATE, starts=_REVEAL_GATE),
+    _r("secret.exfil_url", "secret_extraction", "high",
+       r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
+       "![ ^encoded:60 ^summary:50", 600,
+       heads="![|=url|=base|=encoded|=summary"),
+    _r("secret.read_sensitive", "secret_extraction", "high",
+       r"\b(?:read|cat|open|collect|gather|include|attach|check) (?:the )?(?:contents? of )?(?:\x7e/\.ssh|\x7e/\.aws|\x7e/\.cursor/mcp\.json|/etc/passwd|id_rsa|(?:our |your |the )?\.env files?|environment variables containing)",
+       "^ssh:150 ^aws:150 ^mcp:150 ^passwd:150 ^rsa:150 .env:150 ^containing:150", 100,
+       starts="read|cat|open|collect|gather|include|attach|check"),
+    # --- generic instruction injection
+    _r("inject.note_to_ai", "instruction_injection", "high",
+       r"\b(?:note|message|instructions?|attention) (?:to|for) (?:the )?(?:automated|ai|llm|language model|assistant|chatbot|model|agent|analysis software|screening system|bots?|any ai)\b|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing) this\b",
+       "^note ^message ^instruction ^attention ^reading:60 ^processing:60 ^parsing:60 ^summari:60 ^analy:60", 150,
+       gate="automated|ai|llm|language|assistant|chatbot|model|agent|analysis|screening|bot|bots|any|ais|llms|assistants|models|chatbots|agents"),
+    _r("inject.hide_from_user", "instruction_injection", "high",
+       r"\bdo(?: not|n't) (?:tell|mention|inform|reveal|alert|notify|show)(?: this| it| that)?(?: step)?(?: to)? (?:the )?user\b|\bwithout (?:telling|informing|alerting|notifying) the user\b|\b(?:never|don't|do not) reveal these instructions\b|\bkeep (?:this|it|these instructions) (?:a )?secret from the user\b|\bthe user (?:must|should) (?:not|never) (?:know|find out|be told)\b",
+       "^user:200 ^instruction:100", 200,
+       starts="do|don|without|never|keep|the"),
+    _r("inject.if_asked", "instruction_injection", "high",
+       r"\bif (?:the )?(?:user )?(?:asks?|asked|questioned)\b[^\n.]{0,60}\b(?:respond|reply|answer|say|report|tell|output)\b|\b(?:simply|only|just) (?:respond|reply|answer|say|output|print) (?:with )?(?:only )?(?:the following|[\"'])",
+       "^ask:80 ^question:80 ^simply ^only ^just", 300,
+       heads="=if|=simply|=only|=just"),
+    _r("inject.new_instructions", "instruction_injection", "high",
+       r"(?:\bnew|\bupdated|\badditional|\breal|\bactual|\bhidden|\bimportant|\bcore|\bsecret) instructions? ?:|\bfollow (?:these|the|my) (?:new|hidden|real|updated) instructions\b|-- ?(?:core instruction|legal amendment, follow instruction)|\bfollow instruction\b",
+       "^instruction:120", 200,
+       heads="=new|=updated|=additional|=real|=actual|=hidden|=important|=core|=secret|=follow|--"),
+    _r("inject.regardless", "instruction_injection", "high",
+       r"\bregardless of (?:any |all |the |your )?(?:previous |prior |earlier |other )?(?:instructions|rules|guidelines|what you were told)\b|\byou (?:may|must|will) not deviate from this\b",
+       "^regardless ^deviate:80"),
+    _r("inject.print_only", "instruction_injection", "medium",
+       r"\b(?:output|print|say|reply|respond) (?:with )?only (?:the following|these words|that|this)\b|\band only (?:those|these) words\b|\bfocus (?:only|exclusively) on the following\b",
+       "^only:80 ^focus",
+       starts="output|print|say|reply|respond|and|focus"),
+    _r("inject.from_now_on", "instruction_injection", "high",
+       r"\bfrom now on,? (?:you|i want you to|the assistant) (?:must |will |shall |should )?(?:always |only |never )(?:respond|reply|answer|act|be|say|write|output|include)\b",
+       "^now:40", gate="from", heads="=from"),
+    _r("inject.instead", "instruction_injection", "medium",
+       r"\b(?:and|but),? instead,? (?:just )?(?:print|say|output|write|respond with|reply with|tell me|translate|repeat)\b|\brepeat after me\b|\bhaha,? pwned\b|\bi have been pwned\b",
+       "^instead:30 ^repeat ^pwned:60", 200,
+       gate="print|say|output|write|respond|reply|tell|translate|repeat|pwned",
+       heads="=and|=but|=repeat|=haha|=i"),
+    _r("inject.hijacked", "instruction_injection", "high",
+       r"\b(?:this|the|your) prompt (?:has been|was|is|got) (?:\w{1,15} ){0,2}hijacked\b",
+       "^hijack:60", heads="=this|=the|=your"),
+    _r("inject.new_task", "instruction_injection", "high",
+       r"\b(?:your|the) (?:new|real|actual|true) (?:task|goal|objective|purpose|mission) (?:is|now is|:)|\bnew system prompt\b|\bupdated system prompt\b|\b(?:important|attention|urgent|notice)[!:]{1,3} (?:to |for )?(?:the )?(?:ai|assistant|llm|model|agent|chatbot)\b",
+       "^task:80 ^goal:80 ^objective:80 ^purpose:80 ^mission:80 ^prompt:80 ^important ^attention ^urgent ^notice",
+       starts="your|the|new|updated|important|attention|urgent|notice"),
+    _r("inject.exfil_mail", "instruction_injection", "high",
+       r"\b(?:forward|send|email|upload|post|transfer) (?:all|every|each|the entire|the whole|any) (?:[\w-]{1,20} ){0,4}to (?:[\w.+-]{1,64}@[\w-]{1,64}\.|https?://)",
+       "^forward ^send ^email ^upload ^post ^transfer", 400,
+       heads="=forward|=send|=email|=upload|=post|=transfer"),
+    _r("role.no_limits", "role_confusion", "medium",
+       r"\bpretend (?:that )?you (?:are|have) (?:no|not|free from|without) (?:\w{1,20} )?(?:restrictions|rules|limits|limitations|guidelines|filters)\b|\bwithout (?:any |the )?(?:typical |usual )?(?:limitations|restrictions|censorship) (?:or rules )?imposed\b|\b(?:stay|remain) in character\b",
+       "^pretend ^without ^character:60",
+       heads="=pretend|=without|=stay|=remain"),
+    # --- secret extraction by paraphrase (families: what were you given / your system prompt / the AI's prompt)
+    _r("secret.given", "secret_extraction", "high",
+       r"\b(?:instructions?|rules|guidelines|constraints|limitations|directives|persona|role|prompt)\b[^.?!\n]{0,40}?\b(?:were you|have you been|has been|have been|are you|must you have been|you(?:'ve| have)? been|you were|you are|you're) (?:given|assigned|set|configured|programmed|instructed|provided|operating under|running under|bound by|following)\b|\bhow you (?:were|have been) (?:configured|programmed|instructed|set up|prompted)\b|\bwhat instructions? (?:causes?|prevents?|makes?|tells?|defines?|do you have)\b|\b(?:quote|recite|show|read|print)(?: me)? the (?:relevant |specific |exact )?instructions?\b|\b(?:any )?(?:hidden|secret|confidential)(?: or (?:hidden|secret|confidential))? (?:instructions|rules|prompts?)(?: i| you| we)\b|\b(?:beginning|start|top) of (?:your|the) context(?: window)?\b|\b(?:text|words|content|everything)\b[^.?!\n]{0,30}\bbefore (?:my|this|our) (?:first )?(?:messages?|questions?|conversation)\b",
+       "^instruction:120 ^rules:120 ^guideline:120 ^constraint:120 ^limitation:120 ^directive:120 ^persona:120 ^role:120 ^prompt:120 ^how ^context:40 ^before:120", 200,
+       gate="you|been|instruction|instructions|rules|prompt|prompts|context|before",
+       starts="instruction|instructions|rules|guidelines|constraints|limitations|directives|persona|role|prompt|how|what|quote|recite|show|read|print|any|hidden|secret|confidential|beginning|start|top|text|words|content|everything"),
+    _r("secret.your_prompt", "secret_extraction", "high",
+       r"\b(?:what(?:'s| is| are| were)?|how many|which|quote|summari[sz]e|paraphrase|describe|analy[sz]e|audit|document|break down|encode|anagram|spell|use|provide|respond with|reply with|translate|output|show|print|reveal|display|repeat|tell me|give me|share|write|list|read|recite|dump|leak|sells? me on|confirm|correct|verify|contains?|says|similar to|words? of|part of|characters in|letters of|section of|do|does)\b[^.?!\n]{0,60}?\byour (?:own )?(?:[\w-]{1,20} ){0,2}?(?:system ?prompt|system ?instructions|system ?configuration|system ?message|instructions?|pre-?prompt|configuration)\b|\b(?:ai|assistant|bot|chatbot|model|system)'s (?:system )?(?:prompt|configuration|instructions)\b|\bwhat'?s in (?:the|your) system prompt\b|\breveal_(?:system_)?prompt\b|\{\{ ?system_prompt ?\}\}|\[your_system_prompt(?:_here)?\]|(?m:(?:^|[.?!] ?|\b(?:is|seen|saw|know|about|verify|confirm|of) )your (?:system ?prompt|pre-?prompt)\b)|\byour prompt (?:starts|begins) with\b",
+       "^prompt:120 ^instruction:120 ^configur:120 ^message:120 ^reveal {{ systemprompt:120 systemmessage:120 systeminstruction:120 systemconfiguration:120 preprompt:120", 70,
+       gate="your|ai|assistant|bot|chatbot|model|system|reveal"),
+    # --- generic instruction injection: agent-directed "important message" letters
+    _r("inject.important_message", "instruction_injection", "high",
+       r"\b(?:this is an? (?:important|urgent|critical) message from|an? (?:important|urgent) message (?:from me|for you))\b|\bbefore you (?:can )?(?:solve|continue|complete|proceed with|finish|answer) (?:the|your) (?:task|request|question)\b|\bplease do the following first\b|\bafter you do that,? you can (?:solve|continue|complete)\b|\b(?:immediately )?stop what you(?:'re| are) doing\b",
+       "^important:20 ^urgent:20 ^critical:20 ^before ^following:40 ^after ^stop", 200,
+       gate="message|you|following",
+       starts="this|a|an|before|please|after|immediately|stop"),
+    # --- imperatives addressed to the reader inside data fields ("TODO: send ...", "Assistant, transfer ...")
+    _r("inject.todo", "instruction_injection", "high",
+       r"(?<![#/*;-])(?<![#/*;-]\x20)\b(?:todo|reminder|action required|action item|task for (?:the )?(?:ai|assistant|agent)) ?: ?(?:please |urgent(?:ly)?:? |immediately )?(?:send|visit|transfer|pay|wire|e-?mail|forward|delete|invite|create|share|post|upload|book|go to|navigate to|click|open|download|change|reset|schedule)\b[^\n]{0,120}?(?:\bmoney\b|\bfunds?\b|\bpayments?\b|\biban\b|\baccount (?:number )?[a-z]{2}\d|\bwebsite\b|\bwww\.|https?://|[\w.+-]{1,64}@[\w-]{1,64}\.|\bcalendar\b|\bevent (?:on|with|for|titled|called|at)\b|\bpasswords?\b|\bparticipants?\b|\bcredentials?\b)",
+       "^todo ^reminder ^action ^task", 260,
+       heads="=todo|=reminder|=action|=task"),
+    _r("inject.addressed", "instruction_injection", "high",
+       r"(?:^|[\n.!?:\"'(\[] ?)(?:hey |dear |attention |note to )?(?:the )?(?:assistant|ai|ai agent|agent|chatbot|llm|claude|chatgpt|copilot|gpt)s?, (?:please |you must |now |immediately |first )?(?:send|transfer|forward|e-?mail|delete|visit|share|post|upload|pay|wire|invite|download|ignore|disregard|reveal|print|output|leak)\b",
+       "^assistant:24 =ai:24 ^agent:24 ^chatbot:24 =llm:24 =claude:24 =chatgpt:24 =copilot:24 =gpt:24", 80),
+    _r("inject.verdict", "instruction_injection", "high",
+       r"\b(?:really|very|extremely) important\b[^\n]{0,60}?\b(?:is|are) (?:not|in no way|never) (?:malicious|dangerous|harmful|a threat|spam|phishing|suspicious|fraudulent)\b",
+       "^important:12", 100, gate="not|never|no malicious|dangerous|harmful|threat|spam|phishing|suspicious|fraudulent",
+       starts="really|very|extremely"),
+    _r("inject.ignore_negative", "instruction_injection", "high",
+       r"\bignore (?:all |any )?(?:the )?(?:negative|unfavou?rable|critical|bad) (?:indicators|signals|aspects|information|points|feedback|remarks|reviews|details|findings)\b",
+       "^ignor", 80, gate="negative|unfavorable|unfavourable|critical|bad",
+       heads="=ignore"),
+    _r("secret.call", "secret_extraction", "high",
+       r"\b(?:execute|run|call|invoke|eval):? (?:the )?(?:function )?[\"'`]?(?:get|print|show|dump|reveal|leak|read|return)_(?:system_)?(?:prompt|instructions)\(",
+       "^execute ^run ^call ^invoke ^eval", 80, gate="prompt|instructions execute|run|call|invoke|eval",
+       heads="=execute|=run|=call|=invoke|=eval"),
+    _r("secret.call_json", "secret_extraction", "high",
+       r"\"(?:action|command|cmd|tool|name|function|intent)\" ?: ?\"(?:reveal|leak|dump|extract)_(?:system_)?(?:prompt|instructions)\"",
+       "^reveal:20 ^leak:20 ^dump:20 ^extract:20", 40, gate="prompt|instructions"),
+    _r("secret.debug_flag", "secret_extraction", "high",
+       r"/(?:debug|admin|sudo|dev)\b[^\n]{0,20}?--?(?:show|dump|print|reveal|list)[-_](?:config|prompt|system|instructions|settings)\b",
+       "=debug:1 =admin:1 =sudo:1 =dev:1", 60, gate="show|dump|print|reveal|list config|prompt|system|instructions|settings"),
+    _r("secret.customized", "secret_extraction", "high",
+       r"\b(?:how are you|how is it|what makes you) different from (?:the )?(?:base|original|default|vanilla|standard|regular|plain|stock|normal) (?:gpt|claude|chatgpt|model|llm|version|ai|assistant|gemini|llama)|\bwhat customi[sz]ations\b",
+       "^different:40 ^customi:20", 80,
+       heads="=how|=what"),
+    _r("secret.its_config", "secret_extraction", "high",
+       r"\b(?:document|describe|explain|outline|list|dump|reveal) (?:its|this (?:ai|bot|assistant|chatbot)'s|the (?:ai|bot|assistant|chatbot)'s) (?:full )?(?:configuration|setup|system prompt|instructions|customi[sz]ations|settings|rules)\b",
+       "^document ^describe ^explain ^outline ^list ^dump ^reveal", 80,
+       gate="its|ai|bot|assistant|chatbot configuration|setup|system|instructions|customizations|customisations|settings|rules",
+       heads="=document|=describe|=explain|=outline|=list|=dump|=reveal"),
+    _r("secret.sections", "secret_extraction", "high",
+       r"\binstruction sections?\b[^\n]{0,40}?\b(?:describe|show|print|repeat|quote|summari[sz]e|list|output)\b|\bsystem prompt\b[^.?!]{0,60}?\b(?:provide|fill in|complete|write|paste) (?:the )?(?:full )?(?:content|contents|text)\b",
+       "^section:40 ^prompt:20", 120,
+       gate="instruction|system describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
+       starts="instruction|system"),
+    # --- low: worth logging, too common in benign text to block
+    _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
+       "^prompt:60 ^jailbreak",
+       starts="prompt|jailbreak|system"),
+)  # fmt: skip
