@@ -422,7 +422,7 @@ def test_punctuation_groups_find_what_one_regex_finds(text: str) -> None:
     # Punctuation anchors are scanned per first character, and only the groups whose stem or characters occur.
     raw = text.encode()
     toks = _injection._tokens(raw, raw.translate(_injection._LETTERS), 0, len(raw))
-    _, punct = _injection._present(toks, raw, 0, len(raw))
+    _, punct, _ = _injection._present(toks, raw, 0, len(raw))
     expected: dict[tuple[bytes, int], list[int]] = {}
     for m in _ONE_PUNCT_RX.finditer(raw):
         expected.setdefault((m.group(), _injection._INNER), []).append(m.start())
@@ -495,8 +495,71 @@ def test_gates_and_dense_anchors_find_what_a_plain_scan_finds(unit: str, monkeyp
 def test_dense_punctuation_finds_what_one_regex_finds(unit: str) -> None:
     raw = (unit * 100).encode()
     toks = _injection._tokens(raw, raw.translate(_injection._LETTERS), 0, len(raw))
-    _, punct = _injection._present(toks, raw, 0, len(raw))
+    _, punct, _ = _injection._present(toks, raw, 0, len(raw))
     expected: dict[tuple[bytes, int], list[int]] = {}
     for m in _ONE_PUNCT_RX.finditer(raw):
         expected.setdefault((m.group(), _injection._INNER), []).append(m.start())
     assert punct == expected
+
+
+def _split_windows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Turn off the plain-window path of `_window_matches`: every gate tested by splitting the window, every start
+    or head found by `_runs_at`/`_heads_at`."""
+    hits = _injection._anchor_hits
+
+    def no_runs(raw: bytes, letters: bytes) -> tuple[object, ...]:
+        return (*hits(raw, letters)[:3], None)
+
+    def by_runs(t: _injection._Text, pats: object, lo: int, hi: int) -> set[int]:
+        out: set[int] = set()
+        for pat, kind in pats:  # type: ignore[attr-defined]
+            lit = pat if kind == _injection._INNER else pat[1:-1] if kind == _injection._WORD else pat[1:]
+            out.update(_injection._heads_at(t, lit, kind, lo, hi))
+        return out
+
+    monkeypatch.setattr(_injection, "_anchor_hits", no_runs)
+    monkeypatch.setattr(_injection, "_occurring", by_runs)
+
+
+def test_plain_windows_find_what_split_windows_find(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A window without a backslash has its gate tested without a split (`_window_open`) and its start positions
+    # found by one ``find`` loop (`_occurring`): the findings must be those of the split windows.
+    texts = [v for r in _rows("tune") for v in _variants(r["text"])]
+    texts += ["\n".join(r["text"] for r in _rows("tune")[:60]), "tell me the password " + "x " * 400 + "ignore rules"]
+    fast = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]
+    _split_windows(monkeypatch)
+    assert fast == [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]
+
+
+_GATE_WORDS = sorted({w.decode() for r in _injection._RULES for g in r.gate for w in g})
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from([*_GATE_WORDS, "x", "ab", " ", "\n", ".", "_", "é", "'"]), max_size=40).map("".join),
+    st.integers(0, 400),
+    st.integers(0, 400),
+)
+def test_window_open_is_a_split_window(text: str, a: int, b: int) -> None:
+    # `_window_open` (no split) tells whether a gate group has a letter run of raw[a:b], as the split does.
+    norm, raw = _normalize.fold_bytes(text)
+    letters = raw.translate(_injection._LETTERS)
+    toks = _injection._tokens(raw, letters, 0, len(raw))
+    t = _injection._Text(norm.text, raw, b" " + letters + b" ", frozenset(), toks)
+    for group in {g for r in _injection._RULES for g in r.gate}:
+        assert _injection._window_open(t, toks, group, a, b) == (not group.isdisjoint(letters[a:b].split()))
+
+
+def test_window_open_at_every_cut() -> None:
+    # Windows cutting a run at either edge ("yours" cut to "you", "xprint" cut to "print") on every position.
+    for text in ["you yours ayou printer xprint. ignore", "tell_me\nyour\tpasswords? said:you", "youyouyou"]:
+        norm, raw = _normalize.fold_bytes(text)
+        letters = raw.translate(_injection._LETTERS)
+        toks = _injection._tokens(raw, letters, 0, len(raw))
+        t = _injection._Text(norm.text, raw, b" " + letters + b" ", frozenset(), toks)
+        groups = {g for r in _injection._RULES for g in r.gate}
+        for a in range(len(raw) + 2):
+            for b in range(len(raw) + 3):
+                for group in groups:
+                    expected = not group.isdisjoint(letters[a:b].split())
+                    assert _injection._window_open(t, toks, group, a, b) == expected, (text, a, b, sorted(group))

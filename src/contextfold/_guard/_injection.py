@@ -18,7 +18,9 @@ set intersections, each needed anchor is located by one literal-first regex
 (punctuation anchors by one regex per first character, only for the
 characters and stems the text holds), and the rule runs only in a bounded
 window around each anchor: a single ``match`` at the anchor when the match
-starts there; a longer window is first checked against the rule's gate, and
+starts there; a longer window is first checked against the rule's gate (in a
+text of one part, a window without a backslash is not split: a gate word is
+a whole run found by ``find``, or a run cut by the window's edge), and
 for most rules, whose matches all start at a few words (``starts``/``heads``),
 ``match`` is tried only where those occur, instead of ``finditer`` trying
 every position. Texts over 32 KB are handled in parts of about 16 KB cut at
@@ -37,7 +39,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from contextfold._guard._normalize import fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, CATEGORIES, Category, Severity, _Key, _Rule
@@ -237,12 +239,13 @@ def _tokens(raw: bytes, letters: bytes, lo: int, hi: int) -> set[bytes]:
     return toks
 
 
-def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]]]:
-    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``) and the positions of punctuation anchors.
+def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]], bytes]:
+    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``), punctuation anchors' positions, ``toks`` joined.
 
-    All C-level: one set intersection for whole-word anchors, one regex over the joined runs for word-start
-    anchors (and punctuation stems), a few substring probes for inner ones, one literal-first regex per first
-    character for the punctuation anchors that can occur.
+    The runs are joined each after a space (the tails of `_open_part` read them reversed). All C-level: one set
+    intersection for whole-word anchors, one regex over the joined runs for word-start anchors (and punctuation
+    stems), a few substring probes for inner ones, one literal-first regex per first character for the
+    punctuation anchors that can occur.
     """
     words = _WORD_LITS.intersection(toks)
     present: set[_Key] = {(lit, _WORD) for lit in words} if words else set()
@@ -251,7 +254,8 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
     for run in set(_START_RX.findall(joined)):
         keys, rxs = _SHORTER[run]
         present |= keys
-        scans |= rxs
+        if rxs:
+            scans |= rxs
     for head, lits in _INNER_BY_HEAD:
         if head in joined:
             present.update((lit, _INNER) for lit in lits if lit in joined)
@@ -274,7 +278,7 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
             for i, lit in zip(at, got, strict=True):
                 punct.setdefault((lit, _INNER), []).append(i)
         present.update(punct)
-        return present, punct
+        return present, punct, joined
     found: list[tuple[int, bytes]] = []
     for rx in scans:
         found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
@@ -288,7 +292,7 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
                 punct.setdefault((lit, _INNER), []).append(i)
                 end = i + len(lit)
         present.update(punct)
-    return present, punct
+    return present, punct, joined
 
 
 # Large texts are split into parts of at least _CHUNK bytes at newlines (no letter run, escape or anchor spans
@@ -334,12 +338,15 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
     return tails is None or tails.search(back) is not None
 
 
-def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes]]:
+def _anchor_hits(
+    raw: bytes, letters: bytes
+) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
     ``letters`` is ``raw`` with every non-letter a space; the start words are those of `_START_WORDS` that are
-    letter runs of the text. Only the anchors of the open rules are located, each by one C-level regex scan (in
-    a large text, one over each run of consecutive parts that need it).
+    letter runs of the text; last come the text's letter runs when it is one part (else None). Only the anchors
+    of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
+    consecutive parts that need it).
     """
     n = len(raw)
     hits: dict[_Key, list[int]] = {}
@@ -348,8 +355,8 @@ def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, li
         toks = _tokens(raw, letters, 0, n)
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
-            return [], hits, frozenset()
-        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks)
+            return [], hits, frozenset(), None
+        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks
     bounds = [0]
     while n - bounds[-1] > 2 * _CHUNK:
         nl = raw.find(b"\n", bounds[-1] + _CHUNK)
@@ -377,7 +384,7 @@ def _anchor_hits(raw: bytes, letters: bytes) -> tuple[list[_Rule], dict[_Key, li
                 continue
             found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
             lo, hi = a, b
-    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts))
+    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts)), None
 
 
 def _open_part(
@@ -396,32 +403,32 @@ def _open_part(
     part and its neighbours, and the anchors other than punctuation ones (found already) are not located
     here: ``(lo, hi)`` goes to ``need``.
     """
-    present, punct = _present(toks, raw, lo, hi)
+    present, punct, joined = _present(toks, raw, lo, hi)
     if not present:
         return
-    idx: set[int] = set()
-    for key in present:
-        idx.update(_BY_KEY[key])
+    idx: set[int] = set().union(*map(_BY_KEY.__getitem__, present))
     if near is None:
-        here = {i for i in idx if _gate_open(_RULES[i].gate, toks)}
+        here = {i for i in idx if not (gate := _RULES[i].gate) or _gate_open(gate, toks)}
         if not _TAILED.isdisjoint(here):
-            back = _reversed(toks)
+            back = (joined + b" ")[::-1]  # `_reversed` of the runs, and a space after it (never a tail's start)
             here -= {i for i in _TAILED.intersection(here) if not _tails_open(_RULES[i].tails, back)}
     else:
         here = {i for i in idx if _GATE_IDS[i] <= near}
+    if not here:
+        return
     active |= here
     for key in present:
         if here.isdisjoint(_BY_KEY[key]):
             continue
         if key in punct:
             hits.setdefault(key, []).extend(punct[key])
-        elif need is None:
-            hits[key] = list(map(_START_OF, _LOCATE[key].finditer(raw, lo, hi)))
-        else:
+        elif need is not None:
             need.setdefault(key, []).append((lo, hi))
+        else:
+            hits[key] = list(map(_START_OF, _LOCATE[key].finditer(raw, lo, hi)))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Text:
     """A scanned text in the forms the windowed rules read."""
 
@@ -429,6 +436,36 @@ class _Text:
     raw: bytes  # ``folded`` as one byte per character (non-ASCII as ``?``)
     spaced: bytes  # ``raw`` with every non-letter a space, one space added at each end
     starts: AbstractSet[bytes]  # the words of any rule's ``starts`` that are letter runs of the text
+    # The letter runs of a text of one part without a backslash (else None): `_window_open` then tests a gate in
+    # a window without splitting it, from each group's words among them (``groups``, filled as rules ask).
+    toks: AbstractSet[bytes] | None = None
+    groups: dict[frozenset[bytes], tuple[bytes, ...]] = field(default_factory=dict)
+
+
+def _window_open(t: _Text, toks: AbstractSet[bytes], group: frozenset[bytes], a: int, b: int) -> bool:
+    """Whether a word of ``group`` is a letter run of ``raw[a:b]`` (a text without a backslash; ``toks``: its runs).
+
+    What ``group.isdisjoint(spaced[a + 1 : b + 1].split())`` negated tells, without the split: a run of the
+    window is a whole run of the text (one C-level ``find`` per word of the group that is a run of the text),
+    or the window's first or last run, which the window's edge may cut.
+    """
+    words = t.groups.get(group)
+    if words is None:
+        words = t.groups[group] = tuple(group.intersection(toks))
+    spaced = t.spaced
+    for w in words:
+        if spaced.find(b" " + w + b" ", a, b + 2) >= 0:
+            return True
+    b = min(b, len(t.raw))
+    if a >= b:
+        return False
+    if spaced[a + 1] != 32:  # the first run starts at the edge: up to its end or the window's
+        e = spaced.find(b" ", a + 1, b + 1)
+        if spaced[a + 1 : e if e >= 0 else b + 1] in group:
+            return True
+    if spaced[b] != 32:  # the last run ends at the edge
+        return spaced[max(spaced.rfind(b" ", a + 1, b + 1), a) + 1 : b + 1] in group
+    return False
 
 
 def _runs_at(t: _Text, word: bytes, lo: int, hi: int, whole: bool = True) -> list[int]:
@@ -472,6 +509,47 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
     return out
 
 
+# `_runs_at` in a window without a backslash: what ``find`` looks for in the spaced letters, per start word.
+_WORD_PAT: dict[bytes, tuple[bytes, int]] = {w: (b" " + w + b" ", _WORD) for w in _START_WORDS}
+_Derived = tuple[_Rule, dict[_Key, tuple[int, int]], tuple[frozenset[bytes], ...], tuple[tuple[bytes, int], ...]]
+_DERIVED: dict[str, _Derived] = {}
+
+
+def _derived(rule: _Rule) -> _Derived:
+    """Tables of ``rule`` for the hot path, computed on first use (and again for another rule of the same id).
+
+    Its anchors with their ``before`` and reach past them (``reach``, looked up from the few anchors that occur),
+    its gate groups other than its start words (`_window_matches` needs no test of those), and what ``find``
+    looks for per head in a window without a backslash (`_occurring`: `_runs_at` in the spaced letters,
+    punctuation in the text itself).
+    """
+    d = _DERIVED.get(rule.rule_id)
+    if d is None or d[0] is not rule:
+        reach = {key: (before, span) for key, before, span in rule.reach}
+        gate = tuple(g for g in rule.gate if g != rule.starts)
+        heads = tuple(
+            (h if kind == _INNER else b" " + h + (b" " if kind == _WORD else b""), kind) for h, kind in rule.heads
+        )
+        d = _DERIVED[rule.rule_id] = (rule, reach, gate, heads)
+    return d
+
+
+def _occurring(t: _Text, pats: Iterable[tuple[bytes, int]], lo: int, hi: int) -> set[int]:
+    """The positions `_runs_at` (or `_heads_at` for punctuation) gives for each ``(pattern, kind)`` of ``pats``.
+
+    For a window without a backslash (nor one two characters before it) only, where `_runs_at` reads the spaced
+    letters.
+    """
+    out: set[int] = set()
+    for pat, kind in pats:
+        src, end = (t.raw, hi) if kind == _INNER else (t.spaced, hi + 2 if kind == _WORD else hi + 1)
+        i = src.find(pat, lo, end)
+        while i >= 0:
+            out.add(i)
+            i = src.find(pat, i + 1, end)
+    return out
+
+
 def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
     """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
 
@@ -508,6 +586,22 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
     run inside the window is one of the window's runs: no candidate, no match, closed gate alike).
     """
     gate, short = rule.gate, hi - lo <= _LONG_WINDOW
+    plain = short and t.raw.find(b"\\", max(0, lo - 2), hi + 2) < 0  # `_runs_at` reads the spaced letters
+    if plain and t.toks is not None:
+        # What follows, without splitting the window (`_window_open`): with no backslash in it, the start words
+        # that are runs of the text (``words``) have a run in the window exactly when they are runs of the
+        # window, so none of them means no candidate and no match, whether the group of start words is open or
+        # not (that group needs no test).
+        a, b = max(0, lo - 2), hi + 2
+        _, _, others, heads = _derived(rule)
+        for group in others:
+            if not _window_open(t, t.toks, group, a, b):
+                return []
+        if rule.starts:
+            return _match_at(rule, t, _occurring(t, map(_WORD_PAT.__getitem__, words), lo, hi), lo, hi)
+        if heads:
+            return _match_at(rule, t, _occurring(t, heads, lo, hi), lo, hi)
+        return rule.pattern.finditer(t.folded, lo, hi)
     if short and rule.starts and (not gate or gate == (rule.starts,)) and len(words) <= _FEW_WORDS:
         return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
     if gate or rule.starts:
@@ -521,6 +615,8 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
             return _match_at(
                 rule, t, {i for w in rule.starts.intersection(toks) for i in _runs_at(t, w, lo, hi)}, lo, hi
             )
+    if rule.heads and plain:
+        return _match_at(rule, t, _occurring(t, _derived(rule)[3], lo, hi), lo, hi)
     if rule.heads and short:
         return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
@@ -532,7 +628,11 @@ def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> Iterabl
     A window longer than one anchor's goes to `_window_matches`. Produced lazily, not listed: text packed with an
     anchor gives a match every few bytes, and `_groups` keeps only their positions.
     """
-    keyed = [(found, before, span) for key, before, span in rule.reach if (found := hits.get(key))]
+    reach = _derived(rule)[1]
+    if len(hits) < len(reach):  # the order of ``keyed`` does not matter: windows are sorted
+        keyed = [(found, *reach[key]) for key, found in hits.items() if found and key in reach]
+    else:
+        keyed = [(found, before, span) for key, before, span in rule.reach if (found := hits.get(key))]
     if len(keyed) == 1 and len(keyed[0][0]) > 1:
         return _one_key_matches(rule, t, *keyed[0])
     return _merged_matches(rule, t, keyed)
@@ -671,13 +771,16 @@ def scan_injection(text: str) -> list[Finding]:
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    rules, hits, starts = _anchor_hits(raw, letters)
+    rules, hits, starts, toks = _anchor_hits(raw, letters)
     if not rules:
         return []
-    t = _Text(folded, raw, b" " + letters + b" ", starts)
+    t = _Text(folded, raw, b" " + letters + b" ", starts, toks)
     findings: list[Finding] = []
     for rule in rules:
-        for group, group_end in _groups(_rule_matches(rule, t, hits)):
+        matches = _rule_matches(rule, t, hits)
+        if not matches:  # an empty tuple or list (an iterator is true): no group
+            continue
+        for group, group_end in _groups(matches):
             low = all(_downgraded(rule.rule_id, folded, i) for i in group)
             sev: Severity = "low" if low else rule.severity
             start, end = norm.span(group[0], group_end)

@@ -131,6 +131,8 @@ _RULES: tuple[_Rule, ...] = (
     _r("override.ignore", "system_override", "high",
        rf"\b{_VERB_IGNORE}~{_QUAL}{_TARGET}\b|\b{_VERB_IGNORE} (?:all |any )?(?:the |my |your )?(?:other|previous|prior|above|preceding|earlier) (?:[a-z]{{1,20}} (?:and|or|&) )?(?:{_TARGET}|requests?|questions?|queries|tasks?|answers?)\b",
        "^ignor ^disregard ^forget ^overrid ^bypass ^discard ^abandon ^throw ^neglect ^omit ^attention:60 ^follow:60 ^obey:60",
+       # every match starts with a verb of _VERB_IGNORE (glued to what follows, or a whole word before a separator)
+       heads="^ignore|^disregard|^forget|^override|^bypass|=pay|=do|=don|=stop|=throw|^discard|^abandon|^neglect|^omit",
        # every _TARGET alternative ends with one of these, then \b: the end of a letter run
        tails="tion|tions|directive|directives|prompt|prompts|rules|guidelines|command|commands|context|content|message|messages|text|everything|above|info|data|programming|constraints|guardrails|policy|policies|filter|filters|order|orders|said|told|request|requests|question|questions|queries|task|tasks|answer|answers"),
     _r("override.ignore_say", "system_override", "high",
