@@ -1,3 +1,6 @@
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from contextfold import (
     BytesCounter,
     DataBlock,
@@ -8,6 +11,7 @@ from contextfold import (
     ToolResultBlock,
     count_messages,
 )
+from conversation_gen import conversations
 
 
 def test_bytes_counter_follows_the_reference_rule() -> None:
@@ -56,3 +60,25 @@ def test_prefix_total_matches_a_plain_sum() -> None:
     tally = TokenTally(c, msgs)
     for k in range(13):
         assert tally.prefix_total(k) == sum(tally.counts[:k])
+
+
+def _reference_bytes(message: Message) -> int:
+    """`BytesCounter.count_message` written plainly: every text piece's UTF-8 bytes / 4, plus media."""
+    from contextfold._messages import iter_text
+    from contextfold._tokens import MEDIA_TOKENS, media_blocks
+
+    nbytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in iter_text(message))
+    return round(nbytes / 4) + MEDIA_TOKENS * media_blocks(message)
+
+
+@settings(max_examples=200, deadline=None)
+@given(conversations(), st.text(max_size=50))
+def test_bytes_counter_shortcuts_equal_the_plain_rule(messages: list[Message], extra: str) -> None:
+    # One text block, or one result holding one text block, is counted without the generic walk: same count.
+    odd = [
+        Message(role="user", content=(TextBlock(text=extra),)),
+        Message(role="tool", content=(ToolResultBlock(call_id="c", name="n", content=(TextBlock(text=extra),)),)),
+        Message(role="user", content=(TextBlock(text="a\udc80" + extra),)),
+    ]
+    for message in [*messages, *odd]:
+        assert BytesCounter().count_message(message) == _reference_bytes(message)

@@ -131,6 +131,10 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
     compact = tier is Tier.COMPACT
     if _is_summary(message):
         return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
+    if message.role == "tool" and all(type(block) is ToolResultBlock for block in message.content):
+        # The usual tool message: one line per result (no text, call or media line to add).
+        limit = COMPACT_RESULT_CHARS if compact else truncate_chars
+        return [_result_line(block, names, limit, whole=not compact) for block in message.tool_results]
     texts: list[str] = []
     calls: list[ToolCallBlock] = []
     results: list[ToolResultBlock] = []

@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 from contextfold._messages import (
     DataBlock,
     Message,
+    TextBlock,
     ToolResultBlock,
     ToolSpec,
     iter_text,
@@ -95,6 +96,13 @@ class BytesCounter:
         return round(utf8_length(text) / 4)
 
     def count_message(self, message: Message) -> int:
+        content = message.content
+        if len(content) == 1:  # the usual shapes, without the generic walk: one text, or one result of one text
+            block = content[0]
+            if type(block) is TextBlock:
+                return round(utf8_length(block.text) / 4)
+            if type(block) is ToolResultBlock and len(block.content) == 1 and type(block.content[0]) is TextBlock:
+                return round(utf8_length(block.content[0].text) / 4)
         nbytes = sum(utf8_length(t) for t in iter_text(message))
         return round(nbytes / 4) + MEDIA_TOKENS * media_blocks(message)
 
