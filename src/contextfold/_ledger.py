@@ -263,9 +263,12 @@ class Ledger:
             return "", tuple(rest)
         text = "\n".join(lines)
         # The cost of each distinct fact shown is what `ledger_size` needs when this summary is compacted again.
-        _remember_rendered(text, _dedupe(shown_facts), (counter.key, sum(shown_costs.values()), shown_costs))
+        _remember_rendered(text, _dedupe(shown_facts), (counter.key, (sum(shown_costs.values()), shown_costs)))
         return text, tuple(rest)
 
+
+_Costs: TypeAlias = tuple[int, dict[tuple[str, str], int]]
+"""Summed line cost of distinct facts, and the cost per fact key (for one counter)."""
 
 _LINE_COSTS: dict[tuple[str, str], int] = {}
 LINE_COST_CACHE_SIZE = 65_536
@@ -599,18 +602,14 @@ def _scan(message: Message) -> _Scan:
         _CACHE.move_to_end(id(message))
         return entry
     if _is_summary(message):
-        text = message.text
-        start = text.find(LEDGER_HEADER)
-        remembered = _RENDERED.get(text[start:]) if start >= 0 else None
-        carried = remembered[0] if remembered is not None else parse_ledger(text).facts
+        carried, known = _read_ledger(message.text)
         costs: dict[str, _Costs] = {}
         overflow = message.meta.get(OVERFLOW_META_KEY)
         if isinstance(overflow, list | tuple) and overflow:
             extra = parse_ledger(LEDGER_HEADER + "\n" + "\n".join(str(line) for line in overflow)).facts
             carried = _dedupe([*carried, *extra])
-        elif remembered is not None:
-            counter_key, total, per_key = remembered[1]
-            costs[counter_key] = (total, per_key)
+        elif known is not None:
+            costs[known[0]] = known[1]
         entry = _Scan(message, carried, (), (), summary=True, costs=costs)
     else:
         facts, calls = _scan_message(message)
@@ -730,27 +729,26 @@ def _merge_carried(newer: tuple[Fact, ...], carried: _Scan) -> tuple[Fact, ...]:
 
     Only the few newer facts are looked up among the carried ones: a long ledger is copied, not deduplicated again.
     """
+    if not newer:
+        return carried.facts
     by_key = carried.by_key()
     out = list(newer)
     for index, fact in enumerate(out):
         old = by_key.get(fact.key)
         if old is not None and fact.exit is None and old.exit is not None:
             out[index] = Fact(fact.kind, fact.value, old.exit)
-    if not newer:
-        return carried.facts
     keys = {fact.key for fact in newer}
     out.extend(fact for fact in carried.facts if fact.key not in keys)
     return tuple(out)
 
 
-_Costs: TypeAlias = tuple[int, dict[tuple[str, str], int]]
-"""Summed line cost of distinct facts, and the cost per fact key (for one counter)."""
-_RENDERED: OrderedDict[str, tuple[tuple[Fact, ...], tuple[str, int, dict[tuple[str, str], int]]]] = OrderedDict()
+_RENDERED: OrderedDict[str, tuple[tuple[Fact, ...], tuple[str, _Costs]]] = OrderedDict()
 RENDERED_CACHE_SIZE = 16
-"""Ledgers recently rendered by `Ledger.render_with_rest`, by text: the next compaction reads one of them back."""
+"""Ledgers recently rendered by `Ledger.render_with_rest`, by text: their facts, and (counter key, costs) of the facts
+shown; the next compaction reads one of them back."""
 
 
-def _remember_rendered(text: str, facts: tuple[Fact, ...], costs: tuple[str, int, dict[tuple[str, str], int]]) -> None:
+def _remember_rendered(text: str, facts: tuple[Fact, ...], costs: tuple[str, _Costs]) -> None:
     _RENDERED[text] = (facts, costs)
     _RENDERED.move_to_end(text)
     if len(_RENDERED) > RENDERED_CACHE_SIZE:
@@ -763,13 +761,18 @@ def parse_ledger(text: str) -> Ledger:
     A ledger this process rendered and that ends the text is not parsed again: its facts are remembered by
     text (a rendered ledger reads back to exactly the facts it shows; a test checks the round trip).
     """
+    return Ledger(_read_ledger(text)[0])
+
+
+def _read_ledger(text: str) -> tuple[tuple[Fact, ...], tuple[str, _Costs] | None]:
+    """The facts of the ledger in ``text``, and (counter key, costs) when this process rendered it."""
     start = text.find(LEDGER_HEADER)
     if start < 0:
-        return Ledger()
+        return (), None
     remembered = _RENDERED.get(text[start:])
     if remembered is not None:
-        return Ledger(remembered[0])
-    return _parse_ledger_lines(text, start)
+        return remembered
+    return _parse_ledger_lines(text, start).facts, None
 
 
 def _parse_ledger_lines(text: str, start: int) -> Ledger:
