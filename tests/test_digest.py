@@ -1,15 +1,18 @@
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._digest import Tier, build_digest, cut_text, digest_lines, stretch_sentence, stretches
+from contextfold._digest import Digest, Tier, build_digest, cut_text, digest_lines, stretch_sentence, stretches
 from contextfold._groups import call_names
 from contextfold._messages import (
     DataBlock,
     HintBlock,
     Message,
+    RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
@@ -146,3 +149,180 @@ def test_one_line_of_a_head_cuts_like_the_whole_text(text: str, limit: int) -> N
     from contextfold._digest import _one_line
 
     assert cut_text(_one_line(text, limit), limit) == cut_text(" ".join(text.split()), limit)
+
+
+# --- Fast paths against the plain computation -------------------------------------------------------------------
+# `digest_lines` skips work (a head instead of the whole text, no word split when the head is already one line, a
+# short head before the 8 KB scan for the first line). The reference below is the plain computation, kept here.
+
+_WS = " \n\t\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000"
+_ODD = "ab-é中🙂…\x00\ud800\u200b"
+
+
+def _ref_first_line(text: str) -> str:
+    for line in text[:8192].splitlines():
+        if line.strip():
+            return line.strip()
+    if len(text) > 8192:
+        for line in text.splitlines():
+            if line.strip():
+                return line.strip()
+    return ""
+
+
+def _ref_result_line(result: ToolResultBlock, names: dict[str, str], limit: int, *, whole: bool) -> str:
+    name = result.name or names.get(result.call_id, "tool")
+    status = "error" if result.is_error else "ok"
+    source = result.text if whole else _ref_first_line(result.text) or result.text
+    text = " ".join(source.split())
+    line = f"{name}: {status} - {cut_text(text, limit)}".rstrip(" -") if text else f"{name}: {status}"
+    if any(isinstance(b, DataBlock) for b in result.content):
+        line += " [media omitted]"
+    return line
+
+
+def _ref_digest_lines(message: Message, tier: Tier, names: dict[str, str], truncate_chars: int) -> list[str]:
+    compact = tier is Tier.COMPACT
+    if message.meta.get("contextfold") == "summary":
+        return [cut_text(message.text, truncate_chars * 4)] if not compact else [_ref_first_line(message.text)]
+    texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+    calls = [b for b in message.content if isinstance(b, ToolCallBlock)]
+    results = [b for b in message.content if isinstance(b, ToolResultBlock)]
+    media = any(isinstance(b, DataBlock) for b in message.content)
+    text = "\n".join(texts)
+    lines: list[str] = []
+    if compact:
+        body = cut_text(_ref_first_line(text), 200 if message.role == "user" else truncate_chars)
+    else:
+        body = cut_text(" ".join(text.split()), truncate_chars)
+    label = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}[message.role]
+    if body or media:
+        lines.append(f"{label}: {body}{' ' if body and media else ''}{'[media omitted]' if media else ''}")
+    args_limit = max(truncate_chars // 4, 16)
+    for call in calls:
+        one = " ".join(call.arguments.split())
+        lines.append(f"Called {call.name}" if compact else f"Called {call.name}({cut_text(one, args_limit)})")
+    for result in results:
+        lines.append(_ref_result_line(result, names, 100 if compact else truncate_chars, whole=not compact))
+    return lines
+
+
+@st.composite
+def _adversarial_text(draw: st.DrawFn, max_size: int = 1200) -> str:
+    """Mostly-normal prose (the fast path), raw mixes of odd whitespace, or any code points."""
+    kind = draw(st.integers(0, 4))
+    if kind == 4:  # one normal line (only single spaces), then a whitespace tail: the head's edge cases
+        words = draw(st.lists(st.text(st.sampled_from(_ODD), min_size=1, max_size=9), max_size=max_size // 6))
+        return " ".join(words) + draw(st.text(st.sampled_from(_WS), max_size=3))
+    if kind == 0:
+        word = st.text(st.sampled_from(_ODD), min_size=1, max_size=9)
+        sep = st.sampled_from([" "] * 8 + ["\n", "  ", "\n\n", "\r\n", "\t", "\u2028", "\x85", "\u3000"])
+        parts = draw(st.lists(st.tuples(word, sep), max_size=max_size // 6))
+        text = "".join(w + s for w, s in parts)
+        return draw(st.sampled_from(["", " ", "\n"])) + text
+    if kind == 1:
+        return draw(st.text(st.sampled_from(_WS + _ODD), max_size=max_size))
+    if kind == 2:
+        return draw(st.text(max_size=max_size // 4))
+    line = st.text(st.sampled_from("ab \t"), max_size=300) | st.sampled_from(["", " ", "x" * 255, "y " * 130])
+    sep = st.sampled_from(["\n", "\r\n", "\r", "\x85", "\u2028", "\x1c", "\x0b", "\x0c"])
+    return "".join(a + b for a, b in draw(st.lists(st.tuples(line, sep), max_size=8)))
+
+
+@st.composite
+def _text_and_limit(draw: st.DrawFn) -> tuple[str, int]:
+    text = draw(_adversarial_text())
+    near = draw(st.integers(-3, 3))
+    limit = draw(
+        st.sampled_from([len(text) + near, len(text.rstrip()) + near, len(text) // 2 + near]) | st.integers(-3, 600)
+    )
+    return text, limit
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_text_and_limit())
+def test_cut_line_is_cut_text_of_the_whole_one_line(case: tuple[str, int]) -> None:
+    from contextfold._digest import _cut_line
+
+    text, limit = case
+    assert _cut_line(text, limit) == cut_text(" ".join(text.split()), limit)
+
+
+def test_only_the_space_is_printable_whitespace() -> None:
+    # The premise of `_cut_line`'s fast path: a printable head holds no whitespace but " " (what `str.split` splits).
+    for code in range(0x110000):
+        c = chr(code)
+        if c.isprintable() and c != " ":
+            assert len(f"a{c}a".split()) == 1, hex(code)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_adversarial_text(max_size=600), st.sampled_from(["", "x" * 8100, " " * 8300, "\n" * 200, "a" * 250]))
+def test_first_line_is_the_first_non_empty_line(text: str, pad: str) -> None:
+    from contextfold._digest import _first_line
+
+    for t in (text, pad + text, text + pad, pad[:100] + "\n" + text):
+        assert _first_line(t) == _ref_first_line(t)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _SubText(TextBlock):
+    """A subclass: the fast paths match exact classes, the plain path takes the rest."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _SubResult(ToolResultBlock):
+    pass
+
+
+@st.composite
+def _messages(draw: st.DrawFn) -> Message:
+    text = _adversarial_text()
+    inner = st.one_of(st.builds(TextBlock, text=text), st.builds(_SubText, text=text), st.just(IMAGE), st.just(IMAGE))
+    result = st.sampled_from([ToolResultBlock, ToolResultBlock, _SubResult]).flatmap(
+        lambda cls: st.builds(
+            cls,
+            call_id=st.sampled_from(["c1", "c2", "c3"]),
+            content=st.lists(inner, max_size=3).map(tuple),
+            is_error=st.booleans(),
+            name=st.none() | st.sampled_from(["grep", "", "bash"]),
+        )
+    )
+    block = st.one_of(
+        st.builds(TextBlock, text=text),
+        st.builds(
+            ToolCallBlock, id=st.sampled_from(["c1", "c2"]), name=st.sampled_from(["bash", "read"]), arguments=text
+        ),
+        result,
+        st.just(IMAGE),
+        st.builds(HintBlock, text=text),
+        st.builds(ThinkingBlock, thinking=text),
+        st.builds(RedactedThinkingBlock, data=st.just("x")),
+    )
+    role = draw(st.sampled_from(["user", "assistant", "system", "tool"]))
+    content = draw(
+        st.lists(result, min_size=1, max_size=3)
+        if role == "tool" and draw(st.booleans())
+        else st.lists(block, max_size=4)
+    )
+    meta = draw(st.sampled_from([{}, {"contextfold": "summary"}, {"contextfold": "other"}, {"k": 1}]))
+    return Message(role=role, content=tuple(content), meta=meta)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    _messages(), st.sampled_from([Tier.TRUNCATED, Tier.COMPACT]), st.integers(-2, 600) | st.sampled_from([1, 2, 400])
+)
+def test_digest_lines_is_the_plain_computation(message: Message, tier: Tier, truncate_chars: int) -> None:
+    names = {"c1": "bash", "c2": "read"}
+    expected = _ref_digest_lines(message, tier, names, truncate_chars)
+    assert digest_lines(message, tier, names, truncate_chars=truncate_chars) == expected
+
+
+@given(st.lists(st.sampled_from(list(Tier)), max_size=30))
+def test_tier_counts_in_order_of_first_appearance(tiers: list[Tier]) -> None:
+    expected: dict[str, int] = {}
+    for tier in tiers:
+        expected[tier.name.lower()] = expected.get(tier.name.lower(), 0) + 1
+    counts = Digest(text="", tiers=tuple(tiers), omitted=0).tier_counts()
+    assert list(counts.items()) == list(expected.items())

@@ -1,25 +1,30 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta, timezone
-from typing import overload
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from fractions import Fraction
+from typing import Any, overload
 from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import contextfold._hints as hints_module
 from contextfold._errors import ConfigError, ContextfoldError, InputError
 from contextfold._formats import render, to_canonical
 from contextfold._hints import (
     DEFAULT_HINT_TEMPLATE,
+    Clock,
     ContextUsage,
     FixedClock,
     HintConfig,
+    HintDecision,
     HintScanner,
     SystemClock,
     Task,
+    TimeReason,
     decide_hint,
     format_time,
     inject_hint,
@@ -719,3 +724,390 @@ def test_usage_band_on_whole_tokens_equals_the_exact_band(
     exact_trigger = Fraction(str(trigger))
     lower, upper = (exact_trigger - Fraction(str(buffer))) * window, exact_trigger * window
     assert _within_usage_buffer(usage, buffer) == (lower <= tokens < upper)
+
+
+# --- fast paths agree with the plain computation ----------------------------------------------------------------------
+# The per-`prepare` path (`HintScanner.plan`, called by `Context._plan_hint`) skips allocations and caches what repeats.
+# Each shortcut is checked here against the straightforward code it replaces, errors included.
+
+
+def _outcome(f: Callable[[], object]) -> tuple[object, ...]:
+    try:
+        return ("ok", f())
+    except Exception as exc:  # compared: same class, same message
+        return ("error", type(exc), str(exc))
+
+
+def _plain_offset_text(when: datetime) -> str:
+    offset = when.utcoffset() or timedelta()
+    sign = "-" if offset < timedelta() else "+"
+    minutes = abs(int(offset.total_seconds())) // 60
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _plain_expand(fmt: str, when: datetime | None) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(fmt):
+        if fmt[i] == "%" and i + 1 < len(fmt):
+            if fmt.startswith("%:z", i):
+                out.append(_plain_offset_text(when) if when is not None else "%z")
+                i += 3
+                continue
+            out.append(fmt[i : i + 2])
+            i += 2
+            continue
+        out.append(fmt[i])
+        i += 1
+    return "".join(out)
+
+
+def _plain_format_time(when: datetime, fmt: str) -> str:
+    return when.strftime(_plain_expand(fmt, when))
+
+
+def _plain_timezone_label(tz: tzinfo | None, when: datetime) -> str:
+    if isinstance(tz, ZoneInfo) and tz.key:
+        return tz.key
+    if not when.utcoffset():
+        return "UTC"
+    return "UTC" + _plain_offset_text(when)
+
+
+def _plain_time_reason(last_time: str | None, last_zone: str | None, now: datetime, config: HintConfig) -> str | None:
+    if last_time is None:
+        return "no time in context"
+    zone = hints_module._zone_from_label(last_zone) if last_zone is not None else None
+    try:
+        earlier = hints_module._parse_time(last_time, config.time_format)
+    except ValueError:
+        return "no time in context"
+    if earlier.tzinfo is None:
+        if zone is None:
+            return "no time in context"
+        earlier = earlier.replace(tzinfo=zone)
+    if last_zone is not None and last_zone.split(" (", 1)[0].strip() != _plain_timezone_label(now.tzinfo, now):
+        return "timezone changed"
+    elapsed = now.astimezone(UTC) - earlier.astimezone(UTC)
+    if elapsed < timedelta():
+        return "clock went backwards"
+    if elapsed > config.time_interval:
+        return "interval passed"
+    return None
+
+
+def _plain_percent(share: Fraction) -> str:
+    return f"{float(share) * 100:.1f}%"
+
+
+def _plain_render(decision: HintDecision, now: datetime, config: HintConfig) -> str:
+    parts: list[str] = []
+    if decision.time_reason is not None:
+        zone = _plain_timezone_label(now.tzinfo, now)
+        offset = "UTC" + _plain_offset_text(now)
+        shown_zone = zone if zone.startswith("UTC") else f"{zone} ({offset})"
+        parts.append(f"<current-time>{_plain_format_time(now, config.time_format)}</current-time>")
+        parts.append(f"<timezone>{shown_zone}</timezone>")
+    if decision.tasks:
+        lines = []
+        for task in decision.tasks:
+            ident = f"{task.id}: " if task.id else ""
+            lines.append(f"- [{task.status}] {ident}{task.subject}")
+        parts.append("<tasks>\nOpen tasks:\n" + "\n".join(lines) + "\n</tasks>")
+    if decision.usage is not None:
+        u = decision.usage
+        left = Fraction(u.window - u.tokens, u.window)
+        to_trigger = Fraction(str(u.trigger_ratio)) - Fraction(u.tokens, u.window)
+        parts.append(
+            f"<context-usage>{u.tokens:,} of {u.window:,} tokens used; {_plain_percent(left)} of the window left; "
+            f"older context is compacted in {_plain_percent(to_trigger)} more "
+            f"(at {_plain_percent(Fraction(str(u.trigger_ratio)))})</context-usage>"
+        )
+    return "\n".join(parts)
+
+
+_offsets = st.timedeltas(min_value=timedelta(hours=-23, minutes=-59), max_value=timedelta(hours=23, minutes=59))
+_fixed_zones = st.one_of(
+    st.builds(timezone, _offsets),
+    st.builds(timezone, st.integers(-1439, 1439).map(lambda m: timedelta(minutes=m))),
+    st.sampled_from([UTC, BERLIN, NEW_YORK, ZoneInfo("Asia/Kolkata"), ZoneInfo("Australia/Lord_Howe")]),
+)
+_aware = st.datetimes(timezones=_fixed_zones)
+
+
+@settings(max_examples=400, deadline=None)
+@given(when=_aware, other=st.one_of(st.none(), _fixed_zones))
+def test_offset_text_and_timezone_label_are_the_plain_ones(when: datetime, other: tzinfo | None) -> None:
+    for _ in range(2):
+        assert hints_module._offset_text(when) == _plain_offset_text(when)
+        assert timezone_label(when.tzinfo, when) == _plain_timezone_label(when.tzinfo, when)
+        assert timezone_label(other, when) == _plain_timezone_label(other, when)
+
+
+_REASON_CONFIGS = [
+    HintConfig(),
+    HintConfig(time_format="%Y-%m-%d %H:%M", time_interval=timedelta(minutes=5)),
+    HintConfig(time_format="%d.%m.%Y %H:%M:%S %z", time_interval=timedelta(days=400)),
+]
+_extreme_instants = st.datetimes(min_value=datetime.min, max_value=datetime.max, timezones=_fixed_zones)
+
+
+@st.composite
+def _stated_times(draw: st.DrawFn, config: HintConfig) -> tuple[str | None, str | None]:
+    when = draw(st.one_of(_aware, _extreme_instants))
+    text = draw(
+        st.one_of(
+            st.just(format_time(when, config.time_format)),
+            st.just(" " + format_time(when, hints_module.DEFAULT_TIME_FORMAT) + "\n"),
+            st.sampled_from(["not a time", "", "0001-01-01T00:00:00+05:00", "9999-12-31T23:59:59-05:00"]),
+            st.none(),
+        )
+    )
+    label = timezone_label(when.tzinfo, when)
+    zone = draw(
+        st.one_of(
+            st.just(label),
+            st.just(f"{label} (UTC{hints_module._offset_text(when)})"),
+            st.sampled_from(["UTC", "UTC+05:30", "UTC-03:30", "Europe/Berlin", "Mars/Base", "Europe", "", "UTC+5"]),
+            st.none(),
+        )
+    )
+    return text, zone
+
+
+@settings(max_examples=500, deadline=None)
+@given(data=st.data(), config=st.sampled_from(_REASON_CONFIGS), now=st.one_of(_aware, _extreme_instants))
+def test_time_reason_is_the_plain_one(data: st.DataObject, config: HintConfig, now: datetime) -> None:
+    last_time, last_zone = data.draw(_stated_times(config))
+    expected = _outcome(lambda: _plain_time_reason(last_time, last_zone, now, config))
+    for _ in range(2):  # computed, then from the cache
+        assert _outcome(lambda: hints_module._time_reason(last_time, last_zone, now, config)) == expected
+    later = now + timedelta(minutes=data.draw(st.integers(-90, 90))) if 1 < now.year < 9999 else now
+    assert _outcome(lambda: hints_module._time_reason(last_time, last_zone, later, config)) == _outcome(
+        lambda: _plain_time_reason(last_time, last_zone, later, config)
+    )
+
+
+@pytest.mark.parametrize(
+    ("now", "last_time", "last_zone"),
+    [
+        # At the ends of the datetime range the UTC conversion of "now" fails: the error must still surface.
+        (datetime(1, 1, 1, 0, 30, tzinfo=timezone(timedelta(hours=5))), "2025-03-01T09:30:00+05:00", "UTC+05:00"),
+        (datetime(9999, 12, 31, 23, 0, tzinfo=timezone(timedelta(hours=-5))), "2025-03-01T09:30:00-05:00", None),
+        (datetime(1, 1, 2, tzinfo=timezone(timedelta(hours=5))), "0001-01-01T00:00:00+05:00", "UTC+05:00"),
+        (datetime(2025, 1, 1, tzinfo=timezone(timedelta(hours=5))), "0001-01-01T00:00:00+05:00", "UTC"),
+    ],
+)
+def test_time_reason_at_the_ends_of_the_datetime_range(now: datetime, last_time: str, last_zone: str | None) -> None:
+    config = HintConfig()
+    expected = _outcome(lambda: _plain_time_reason(last_time, last_zone, now, config))
+    for _ in range(2):
+        assert _outcome(lambda: hints_module._time_reason(last_time, last_zone, now, config)) == expected
+
+
+_tasks = st.lists(
+    st.builds(
+        Task,
+        subject=st.text(max_size=5),
+        status=st.sampled_from(["pending", "in_progress", "completed"]),
+        id=st.one_of(st.none(), st.text(max_size=3)),
+    ),
+    max_size=3,
+).map(tuple)
+_usages = st.builds(
+    ContextUsage,
+    tokens=st.one_of(st.integers(0, 10**7), st.integers(0, 10**40), st.booleans(), st.floats(0, 1e7)),
+    window=st.one_of(st.integers(1, 10**7), st.integers(1, 10**40), st.just(True), st.floats(0.5, 1e7)),
+    trigger_ratio=st.one_of(
+        st.floats(min_value=0.0, max_value=1.0, exclude_min=True),
+        st.sampled_from([0.8, 0.7, 0.333, 1.0, 1, Fraction(4, 5)]),
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    reason=st.sampled_from([None, "no time in context", "interval passed"]),
+    tasks=_tasks,
+    usage=st.one_of(st.none(), _usages),
+    now=_aware,
+    config=st.sampled_from(_REASON_CONFIGS),
+)
+def test_render_is_the_plain_one(
+    reason: TimeReason | None, tasks: tuple[Task, ...], usage: ContextUsage | None, now: datetime, config: HintConfig
+) -> None:
+    decision = HintDecision(time_reason=reason, tasks=tasks, usage=usage)
+    expected = _outcome(lambda: _plain_render(decision, now, config))
+    for _ in range(2):
+        assert _outcome(lambda: hints_module.render_runtime_state(decision, now=now, config=config)) == expected
+
+
+class _ObservingScanner(HintScanner):
+    """Overrides `observe`: `update` must then call it per block (the plain loop)."""
+
+    __slots__ = ()
+
+    def observe(self, block: object) -> None:
+        super().observe(block)
+
+
+class _OddHint(HintBlock):
+    pass
+
+
+class _OddCall(ToolCallBlock):
+    pass
+
+
+class _OddText(TextBlock):
+    pass
+
+
+_BLOCKS: st.SearchStrategy[TextBlock | ThinkingBlock | ToolResultBlock | ToolCallBlock | HintBlock] = st.sampled_from(
+    [
+        TextBlock(text="<current-time>2026-11-30T10:00:00+00:00</current-time>"),
+        _OddText(text="<tasks>"),
+        ThinkingBlock(thinking="<tasks>"),
+        ToolResultBlock(call_id="c", content=(TextBlock(text="<current-time>x</current-time>"),)),
+        ToolCallBlock(id="a", name="TaskList"),
+        ToolCallBlock(id="b", name="Read"),
+        _OddCall(id="c", name="TodoWrite"),
+        HintBlock(text="<current-time>2026-11-30T10:05:00+00:00</current-time>\n<timezone>UTC</timezone>"),
+        HintBlock(text="<current-time>2026-11-30T10:07:00+00:00</current-time>"),
+        HintBlock(text="<tasks>\nOpen tasks:\n- [pending] x\n</tasks>"),
+        _OddHint(text="<current-time>2026-11-30T09:00:00+00:00</current-time>\n<timezone>Europe/Berlin</timezone>"),
+    ]
+)
+_messages = st.lists(_BLOCKS, min_size=0, max_size=4).map(lambda blocks: Message(role="user", content=tuple(blocks)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(history=st.lists(_messages, max_size=25), cuts=st.lists(st.integers(0, 25), max_size=6))
+def test_inlined_scanner_update_is_observe_per_block(history: list[Message], cuts: list[int]) -> None:
+    fast, plain = HintScanner(["TaskList", "TodoWrite"]), _ObservingScanner(["TaskList", "TodoWrite"])
+    for cut in [*cuts, len(history)]:
+        fast.update(history[:cut])
+        plain.update(history[:cut])
+        state = (fast.scanned, fast.last_time, fast.last_zone, fast.task_seen)
+        assert state == (plain.scanned, plain.last_time, plain.last_zone, plain.task_seen)
+
+
+class _NaiveClock:
+    def now(self) -> datetime:
+        return datetime(2025, 1, 1)
+
+
+class _BrokenClock:
+    def now(self) -> datetime:
+        raise RuntimeError("clock broke")
+
+
+_PLAN_CONFIGS = [
+    HintConfig(),
+    NO_TASKS_OR_USAGE,
+    HintConfig(time_format="%d.%m.%Y %H:%M:%S %z", usage_buffer=0.5, task_tool_names=("Plan",)),
+    HintConfig(time_enabled=False, usage_buffer=0.0),
+    HintConfig(usage_enabled=False, time_interval=timedelta(minutes=1)),
+]
+_open_tasks = st.sampled_from(
+    [(), [], ("a", "b"), ["c"], (Task(subject="done", status="completed"),), [Task(subject="t", id="7")]]
+)
+_plan_steps = st.one_of(
+    st.tuples(st.just("append"), _messages),
+    st.tuples(st.just("tool"), st.sampled_from(["TaskList", "Plan", "Read"])),
+    st.tuples(st.just("rewrite"), st.integers(0, 3)),
+    st.tuples(
+        st.just("plan"),
+        st.integers(-600, 3600),  # seconds the clock moves
+        st.sampled_from(ZONES),
+        st.one_of(st.integers(0, 1200), st.sampled_from([-1, 10**30])),  # tokens
+        st.sampled_from([1000, 1000, 0, 1]),  # window
+        st.sampled_from([0.8, 0.8, 0.65, 1.0, 1.5, 0.0]),  # trigger ratio
+        st.booleans(),  # first call of the reply
+        _open_tasks,
+        st.sampled_from(["fixed", "fixed", "fixed", "naive", "broken"]),
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(config=st.sampled_from(_PLAN_CONFIGS), steps=st.lists(_plan_steps, max_size=20))
+def test_scanner_plan_is_plan_hint_with_a_usage(config: HintConfig, steps: list[tuple[Any, ...]]) -> None:
+    messages: list[Message] = [user("start")]
+    fast, plain = HintScanner(config.task_tool_names), HintScanner(config.task_tool_names)
+    clock = FixedClock(START)
+    for step in steps:
+        if step[0] == "append":
+            messages.append(step[1])
+        elif step[0] == "tool":
+            messages += [assistant_call(step[1], f"c{len(messages)}"), tool_result(f"c{len(messages)}")]
+        elif step[0] == "rewrite":  # a compaction: the context shrinks, both scanners start over
+            messages = messages[: step[1]]
+            fast.reset()
+            plain.reset()
+        else:
+            _, seconds, zone, tokens, window, ratio, first_call, tasks, kind = step
+            clock.set((clock.now().astimezone(UTC) + timedelta(seconds=seconds)).astimezone(zone))
+            clocks: dict[str, Clock] = {"fixed": clock, "naive": _NaiveClock(), "broken": _BrokenClock()}
+            used = clocks[kind]
+
+            def reference(scanner: HintScanner | None) -> HintBlock | None:
+                usage = ContextUsage(tokens=tokens, window=window, trigger_ratio=ratio)  # noqa: B023
+                return plan_hint(
+                    messages,  # noqa: B023
+                    now=used.now(),  # noqa: B023
+                    config=config,
+                    open_tasks=tasks,  # noqa: B023
+                    usage=usage,
+                    first_call_of_reply=first_call,  # noqa: B023
+                    scanner=scanner,
+                )
+
+            got = _outcome(lambda: fast.plan(messages, used, config, tasks, tokens, window, ratio, first_call))  # noqa: B023
+            assert got == _outcome(lambda: reference(plain))
+            assert got == _outcome(lambda: reference(None))
+            pending = bool(messages) and messages[-1].role == "assistant" and bool(messages[-1].tool_calls)
+            if got[0] == "ok" and isinstance(got[1], HintBlock) and not pending:
+                merged = len(inject_hint(messages, got[1])) == len(messages)
+                messages = inject_hint(messages, got[1])
+                if merged:  # as the session does: the hint joined an already scanned message
+                    fast.observe(got[1])
+                    plain.observe(got[1])
+        assert (fast.scanned, fast.last_time, fast.last_zone, fast.task_seen) == (
+            plain.scanned,
+            plain.last_time,
+            plain.last_zone,
+            plain.task_seen,
+        )
+
+
+def test_context_plans_hints_as_plan_hint_does() -> None:
+    from contextfold._config import ContextConfig
+    from contextfold._context import Context
+
+    clock = FixedClock(START)
+    ctx = Context(ContextConfig(window=4000), system="sys", clock=clock)
+    late = Context(ContextConfig(window=4000), system="sys", clock=clock, hints=False)
+    late.hints = HintConfig()  # switched on after construction: no scanner, the backward scan
+
+    def expected(session: Context, first_call: bool, tasks: Sequence[str]) -> HintBlock | None:
+        assert session.hints is not None
+        usage = ContextUsage(session.tokens, session.config.window, session.config.trigger_ratio)
+        return plan_hint(
+            session.messages,
+            now=clock.now(),
+            config=session.hints,
+            open_tasks=tasks,
+            usage=usage,
+            first_call_of_reply=first_call,
+        )
+
+    for minutes, first_call, tasks in [(0, True, ()), (1, False, ("a",)), (31, True, ()), (40, False, ("b",))]:
+        clock.advance(minutes=minutes)
+        for session in (ctx, late):
+            session.append(user("x" * 600 * minutes))
+            want = expected(session, first_call, tasks)
+            got = session._plan_hint(first_call, tasks)
+            assert got == want
+            if got is not None:
+                session._insert_hint(got)

@@ -1,3 +1,5 @@
+from dataclasses import dataclass
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +64,11 @@ def test_prefix_total_matches_a_plain_sum() -> None:
         assert tally.prefix_total(k) == sum(tally.counts[:k])
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _NoteBlock(TextBlock):
+    """A user's subclass of a block class."""
+
+
 def _reference_bytes(message: Message) -> int:
     """`BytesCounter.count_message` written plainly: every text piece's UTF-8 bytes / 4, plus media."""
     from contextfold._messages import iter_text
@@ -79,6 +86,10 @@ def test_bytes_counter_shortcuts_equal_the_plain_rule(messages: list[Message], e
         Message(role="user", content=(TextBlock(text=extra),)),
         Message(role="tool", content=(ToolResultBlock(call_id="c", name="n", content=(TextBlock(text=extra),)),)),
         Message(role="user", content=(TextBlock(text="a\udc80" + extra),)),
+        # A subclass of a block class counts as that class (as `iter_text` reads it).
+        Message(
+            role="assistant", content=(TextBlock(text="x"), _NoteBlock(text=extra), ToolCallBlock(id="c", name="n"))
+        ),
     ]
     for message in [*messages, *odd]:
         assert BytesCounter().count_message(message) == _reference_bytes(message)

@@ -35,6 +35,7 @@ from contextfold._messages import (
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
+    ToolResultBlock,
 )
 from contextfold._tokens import TokenCounter
 
@@ -88,8 +89,13 @@ class ToolPairingRule:
     def safe_cuts(self, messages: Sequence[Message]) -> list[bool]:
         safe = [True] * (len(messages) + 1)
         for index, message in enumerate(messages):
-            if message.role == "tool" or message.tool_results:
+            if message.role == "tool":
                 safe[index] = False
+                continue
+            for block in message.content:
+                if isinstance(block, ToolResultBlock):
+                    safe[index] = False
+                    break
         for group in tool_groups(messages):
             for cut in range(group.start + 1, group.end + 1):
                 safe[cut] = False
@@ -124,9 +130,9 @@ def safe_cuts(messages: Sequence[Message], rules: Sequence[CutRule] = DEFAULT_RU
     """Intersection of every rule's safe cuts."""
     safe = [True] * (len(messages) + 1)
     for rule in rules:
-        for cut, ok in enumerate(rule.safe_cuts(messages)):
-            if not ok:
-                safe[cut] = False
+        flags = rule.safe_cuts(messages)
+        if not all(flags):
+            safe = [a and b for a, b in zip(safe, flags, strict=True)]
     return safe
 
 

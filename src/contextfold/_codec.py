@@ -19,8 +19,12 @@ fast as pydantic-core's ``to_json``), straight to the UTF-8 bytes the
 workspace writes. Its dict is built with its keys already in sorted order, and
 ``orjson`` writes the same bytes as ``json.dumps(..., ensure_ascii=False)`` for
 every code point (tested), so the line is the same as the plain path's. A
-message with ``meta`` (arbitrary JSON, keys to sort, integers of any size) or
-with a lone surrogate (``orjson`` refuses it) takes the ``json`` path.
+message with ``meta`` whose values are strings, booleans, ``None``, 64-bit
+integers, and str-keyed dicts and lists of those (a summary's marker, for
+instance) is encoded by ``orjson`` sorting keys, which gives the same bytes
+too (tested). Other ``meta`` (floats, which the two libraries write
+differently; larger integers, which ``orjson`` refuses; keys that are not
+strings) and lone surrogates (``orjson`` refuses them) take the ``json`` path.
 
 Decoding is strict: an unknown ``kind`` or role, a missing field or a value of
 the wrong type raises `InputError` naming the line and message index.
@@ -122,8 +126,44 @@ def block_to_dict(block: Block) -> dict[str, Any]:
             assert_never(block)
 
 
-def message_to_dict(message: Message) -> dict[str, Any]:
-    """The canonical dict of a message (the token cache is not part of it)."""
+def _plain_dict(message: Message) -> dict[str, Any] | None:
+    """`message_to_dict` of a message without ``meta`` anywhere, in one pass (usual blocks inline); else ``None``.
+
+    Also ``None`` for a subclass of `ToolResultBlock` (its inner blocks are not looked at here).
+    """
+    if message.meta:
+        return None
+    content: list[dict[str, Any]] = []
+    for block in message.content:
+        if block.meta:
+            return None
+        if type(block) is TextBlock:
+            content.append({"kind": "text", "text": block.text})
+        elif type(block) is ToolCallBlock:
+            content.append({"arguments": block.arguments, "id": block.id, "kind": "tool_call", "name": block.name})
+        elif type(block) is ToolResultBlock:
+            inner: list[dict[str, Any]] = []
+            for b in block.content:
+                if b.meta:
+                    return None
+                inner.append({"kind": "text", "text": b.text} if type(b) is TextBlock else block_to_dict(b))
+            content.append(
+                {
+                    "call_id": block.call_id,
+                    "content": inner,
+                    "is_error": block.is_error,
+                    "kind": "tool_result",
+                    "name": block.name,
+                }
+            )
+        elif isinstance(block, ToolResultBlock):
+            return None
+        else:
+            content.append(block_to_dict(block))
+    return {"content": content, "name": message.name, "role": message.role}
+
+
+def _full_dict(message: Message) -> dict[str, Any]:
     d: dict[str, Any] = {
         "content": [block_to_dict(b) for b in message.content],
         "name": message.name,
@@ -132,14 +172,48 @@ def message_to_dict(message: Message) -> dict[str, Any]:
     return _with_meta(d, message.meta)
 
 
-def _has_meta(message: Message) -> bool:
-    if message.meta:
-        return True
+def message_to_dict(message: Message) -> dict[str, Any]:
+    """The canonical dict of a message (the token cache is not part of it)."""
+    d = _plain_dict(message)
+    return d if d is not None else _full_dict(message)
+
+
+def _metas(message: Message) -> list[Mapping[str, Any]]:
+    """Every non-empty ``meta`` of the message and its blocks (the usual message has none)."""
+    found = [message.meta] if message.meta else []
     for block in message.content:
         if block.meta:
-            return True
-        if isinstance(block, ToolResultBlock) and any(inner.meta for inner in block.content):
-            return True
+            found.append(block.meta)
+        if isinstance(block, ToolResultBlock):
+            found.extend(inner.meta for inner in block.content if inner.meta)
+    return found
+
+
+_ORJSON_INT = range(-(2**63), 2**64)
+"""Integers ``orjson`` writes (it refuses larger ones); within it, the same digits as ``json.dumps``."""
+_ORJSON_DEPTH = 64
+"""Deeper ``meta`` values take the ``json`` path (``orjson`` stops at 255 levels)."""
+
+
+def _orjson_exact(value: Any, depth: int = 0) -> bool:
+    """Whether ``orjson`` (sorting keys) writes ``value`` as ``json.dumps(..., sort_keys=True)`` does or refuses it.
+
+    So: str, bool, ``None``, 64-bit ints, and dicts with str keys, lists and tuples of those (exact types: no
+    subclasses, whose ``__str__`` or ordering the two libraries may treat differently). Floats are not: ``orjson``
+    writes ``1e16`` where ``json`` writes ``1e+16``, and ``null`` for NaN. A lone surrogate makes ``orjson`` raise.
+    Keys sort alike: ``orjson`` compares them as UTF-8, which orders as code points do.
+    """
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return True
+    if kind is int:
+        return value in _ORJSON_INT
+    if depth >= _ORJSON_DEPTH:
+        return False
+    if kind is dict:
+        return all(type(k) is str and _orjson_exact(v, depth + 1) for k, v in value.items())
+    if kind is list or kind is tuple:
+        return all(_orjson_exact(v, depth + 1) for v in value)
     return False
 
 
@@ -147,15 +221,23 @@ def message_to_json_bytes(message: Message) -> bytes:
     """The canonical JSON line of one message as UTF-8 bytes (no trailing newline).
 
     Without ``meta`` anywhere, `message_to_dict` has its keys in sorted order and holds only strings, lists,
-    ``None`` and booleans, which ``orjson`` writes byte for byte as ``json.dumps`` does (a lone surrogate makes it
-    raise: the ``json`` path then escapes it, and the line is pure ASCII).
+    ``None`` and booleans, which ``orjson`` writes byte for byte as ``json.dumps`` does. With ``meta`` whose
+    values `_orjson_exact` accepts, ``orjson`` sorting keys does too. A lone surrogate makes ``orjson`` raise: the
+    ``json`` path then escapes it, and the line is pure ASCII. Any other ``meta`` takes the ``json`` path.
     """
-    d = message_to_dict(message)
-    if not _has_meta(message):
-        try:
-            return orjson.dumps(d)
-        except orjson.JSONEncodeError:  # a lone surrogate
-            pass
+    d = _plain_dict(message)
+    if d is not None:
+        option = 0
+    else:
+        d = _full_dict(message)
+        if all(type(k) is str and _orjson_exact(v) for meta in _metas(message) for k, v in meta.items()):
+            option = orjson.OPT_SORT_KEYS
+        else:
+            return dumps_canonical(d).encode("utf-8")
+    try:
+        return orjson.dumps(d, option=option)
+    except orjson.JSONEncodeError:  # a lone surrogate
+        pass
     return dumps_canonical(d).encode("utf-8")
 
 

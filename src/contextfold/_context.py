@@ -356,7 +356,9 @@ class Context:
         """Compact if over the trigger (at most once), inject runtime hints, and return what to send."""
         started = time.perf_counter()
         report: CompactionReport | None = None
-        self._open_tasks = tuple(t if isinstance(t, Task) else Task(subject=t) for t in open_tasks)
+        self._open_tasks = (
+            tuple([t if isinstance(t, Task) else Task(subject=t) for t in open_tasks]) if open_tasks else ()
+        )
         # The hint is part of what is sent: decide it first, so that it cannot push the request over the trigger.
         hint = self._plan_hint(first_call_of_reply, open_tasks)
         hint_tokens = self.counter.count_message(Message(role="user", content=(hint,))) if hint is not None else 0
@@ -530,6 +532,18 @@ class Context:
         last = self._messages[-1]
         if last.role == "assistant" and last.tool_calls:
             return None  # results are pending; a user turn here would orphan the calls
+        scanner = self._hint_scanner
+        if scanner is not None:  # same as the plan_hint call below, minus per-call allocations (tested)
+            return scanner.plan(
+                self._messages,
+                self.clock,
+                self.hints,
+                open_tasks,
+                self.tokens,
+                self.config.window,
+                self.config.trigger_ratio,
+                first_call_of_reply,
+            )
         usage = ContextUsage(tokens=self.tokens, window=self.config.window, trigger_ratio=self.config.trigger_ratio)
         return plan_hint(
             self._messages,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import assert_never
 
 from contextfold._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, is_real_user
@@ -73,6 +74,8 @@ def cut_text(text: str, limit: int) -> str:
 
 _FIRST_LINE_SCAN = 8192
 """`_first_line` looks for the first non-empty line in this many characters before reading the whole text."""
+_FIRST_LINE_HEAD = 256
+"""`_first_line` tries this many characters first: a line ended inside them is the line of the longer scan."""
 
 
 def _one_line(text: str, limit: int | None = None) -> str:
@@ -93,10 +96,35 @@ def _one_line(text: str, limit: int | None = None) -> str:
     return " ".join(text.split())
 
 
+def _cut_line(text: str, limit: int) -> str:
+    """``cut_text(_one_line(text, limit), limit)``, without splitting the text into words when it need not.
+
+    Fast path: the head ``text[:limit + 1]`` with newlines made spaces is often already normal (printable, so its
+    only whitespace is ``" "``; no double, leading or trailing space). The normalization of the whole text then
+    starts with that head, which is all `cut_text` reads. A head ending in one space needs the next character.
+    """
+    if limit < 1:
+        return cut_text(_one_line(text, limit), limit)
+    head = text[: limit + 1]
+    if "\n" in head:
+        head = head.replace("\n", " ")
+    if head.isprintable() and "  " not in head and head[:1] != " ":
+        if head[-1:] != " ":
+            return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"  # `cut_text`
+        if len(head) <= limit:  # the whole text, one trailing space
+            return head[:-1]
+        after = text[limit + 1 : limit + 2]
+        if not after:
+            return head[:-1]
+        if not after.isspace():
+            return head[: limit - 1].rstrip() + "…"
+    return cut_text(_one_line(text, limit), limit)
+
+
 _LABELS = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}
 
 
-def _first_line(text: str) -> str:
+def _first_line_scan(text: str) -> str:
     for line in text[:_FIRST_LINE_SCAN].splitlines():
         if line.strip():
             return line.strip()
@@ -107,6 +135,20 @@ def _first_line(text: str) -> str:
     return ""
 
 
+def _first_line(text: str) -> str:
+    """The first non-empty line of ``text[:8192]`` (else of the text), stripped; a short head is tried first."""
+    head = text[:_FIRST_LINE_HEAD]
+    lines = head.splitlines()
+    last = len(lines) - 1
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped:
+            if i < last or len(text) <= _FIRST_LINE_HEAD:
+                return stripped
+            break
+    return _first_line_scan(text)
+
+
 def _is_summary(message: Message) -> bool:
     return message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE
 
@@ -114,11 +156,28 @@ def _is_summary(message: Message) -> bool:
 def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, *, whole: bool) -> str:
     name = result.name or names.get(result.call_id, "tool")
     status = "error" if result.is_error else "ok"
-    text = _one_line(result.text, limit) if whole else _one_line(_first_line(result.text) or result.text, limit)
-    line = f"{name}: {status} - {cut_text(text, limit)}".rstrip(" -") if text else f"{name}: {status}"
-    if any(isinstance(b, DataBlock) for b in result.content):
+    content = result.content
+    if len(content) == 1 and type(content[0]) is TextBlock and type(result) is ToolResultBlock:
+        text = content[0].text  # the usual result: one text block (``result.text`` is that text)
+        media = False
+    else:
+        text = result.text
+        media = any(isinstance(b, DataBlock) for b in content)
+    source = text if whole else _first_line(text) or text
+    if limit > 0:
+        cut = _cut_line(source, limit)  # empty exactly when the source is blank
+    else:
+        one = _one_line(source, limit)
+        cut = cut_text(one, limit) if one else ""
+    line = f"{name}: {status} - {cut}".rstrip(" -") if cut else f"{name}: {status}"
+    if media:
         line += f" {MEDIA_NOTE}"
     return line
+
+
+_TRUNCATED = Tier.TRUNCATED
+_COMPACT = Tier.COMPACT
+_LINE_TIERS = (Tier.TRUNCATED, Tier.COMPACT)
 
 
 def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, truncate_chars: int = 400) -> list[str]:
@@ -126,52 +185,66 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
 
     ``names`` maps call ids to tool names, for results that do not carry one.
     """
-    if tier not in (Tier.TRUNCATED, Tier.COMPACT):
+    if tier is not _TRUNCATED and tier not in _LINE_TIERS:
         raise ValueError(f"digest_lines renders the Truncated and Compact tiers, not {tier.name}")
-    compact = tier is Tier.COMPACT
-    if _is_summary(message):
+    compact = tier is _COMPACT
+    meta = message.meta
+    if meta and meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
         return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
-    if message.role == "tool" and all(type(block) is ToolResultBlock for block in message.content):
+    content = message.content
+    role = message.role
+    if role == "tool":
         # The usual tool message: one line per result (no text, call or media line to add).
         limit = COMPACT_RESULT_CHARS if compact else truncate_chars
-        return [_result_line(block, names, limit, whole=not compact) for block in message.tool_results]
+        out: list[str] = []
+        for block in content:
+            if type(block) is not ToolResultBlock:
+                break
+            out.append(_result_line(block, names, limit, whole=not compact))
+        else:
+            return out
     texts: list[str] = []
     calls: list[ToolCallBlock] = []
     results: list[ToolResultBlock] = []
     media = False
-    for block in message.content:
-        match block:
-            case TextBlock():
-                texts.append(block.text)
-            case ToolCallBlock():
-                calls.append(block)
-            case ToolResultBlock():
-                results.append(block)
-            case DataBlock():
-                media = True
-            case HintBlock() | ThinkingBlock() | RedactedThinkingBlock():
-                pass
-            case _:
-                assert_never(block)
+    for block in content:
+        if type(block) is TextBlock:  # exact classes first (fast); the patterns below take subclasses
+            texts.append(block.text)
+        elif type(block) is ToolCallBlock:
+            calls.append(block)
+        else:
+            match block:
+                case TextBlock():
+                    texts.append(block.text)
+                case ToolCallBlock():
+                    calls.append(block)
+                case ToolResultBlock():
+                    results.append(block)
+                case DataBlock():
+                    media = True
+                case HintBlock() | ThinkingBlock() | RedactedThinkingBlock():
+                    pass
+                case _:
+                    assert_never(block)
     text = "\n".join(texts)
     lines: list[str] = []
     if compact:
-        limit = COMPACT_USER_CHARS if message.role == "user" else truncate_chars
+        limit = COMPACT_USER_CHARS if role == "user" else truncate_chars
         body = cut_text(_first_line(text), limit)
     else:
-        body = cut_text(_one_line(text, truncate_chars), truncate_chars)
-    label = _LABELS[message.role]
+        body = _cut_line(text, truncate_chars)
+    label = _LABELS[role]
     if body or media:
         lines.append(f"{label}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
-    for call in calls:
+    if calls:
         if compact:
-            lines.append(f"Called {call.name}")
+            lines.extend([f"Called {call.name}" for call in calls])
         else:
             args_limit = max(truncate_chars // 4, 16)
-            lines.append(f"Called {call.name}({cut_text(_one_line(call.arguments, args_limit), args_limit)})")
-    for result in results:
+            lines.extend([f"Called {call.name}({_cut_line(call.arguments, args_limit)})" for call in calls])
+    if results:
         limit = COMPACT_RESULT_CHARS if compact else truncate_chars
-        lines.append(_result_line(result, names, limit, whole=not compact))
+        lines.extend([_result_line(result, names, limit, whole=not compact) for result in results])
     return lines
 
 
@@ -212,6 +285,10 @@ def stretch_sentence(messages: Sequence[Message], names: Mapping[str, str]) -> s
     return f"{opener}; then {' and '.join(parts)}." if parts else f"{opener}."
 
 
+_TIERS = tuple(Tier)
+_TIER_NAMES = {tier: tier.name.lower() for tier in Tier}
+
+
 @dataclass(frozen=True, slots=True)
 class Digest:
     """A digest: its text and the tier each message was rendered at."""
@@ -223,10 +300,9 @@ class Digest:
 
     def tier_counts(self) -> dict[str, int]:
         """Messages per tier name, for reports."""
-        counts: dict[str, int] = {}
-        for tier in self.tiers:
-            counts[tier.name.lower()] = counts.get(tier.name.lower(), 0) + 1
-        return counts
+        tiers = self.tiers
+        present = sorted((tiers.index(tier), tier) for tier in _TIERS if tier in tiers)  # by first appearance
+        return {_TIER_NAMES[tier]: tiers.count(tier) for _, tier in present}
 
 
 def _prefix(values: Sequence[int]) -> list[int]:
@@ -262,7 +338,7 @@ def build_digest(
     truncated = [digest_lines(m, Tier.TRUNCATED, names, truncate_chars=truncate_chars) for m in messages]
     # The common case first: everything Truncated fits. One count of the assembled text decides it, with no
     # per-line counts and no Compact or Summary rendering (the first state below, by its exact count).
-    whole = "\n".join(line for lines in truncated for line in lines)
+    whole = "\n".join(chain.from_iterable(truncated))
     if counter.count_text(whole) <= target_tokens:
         return Digest(text=whole, tiers=(Tier.TRUNCATED,) * n, omitted=0)
     compact = [digest_lines(m, Tier.COMPACT, names, truncate_chars=truncate_chars) for m in messages]

@@ -56,7 +56,7 @@ def tool_groups(messages: Sequence[Message]) -> tuple[ToolGroup, ...]:
     ends: list[int] = []
     answered: list[set[str]] = []
     for index, message in enumerate(messages):
-        ids: list[str] = []
+        ids: list[str] | None = None
         for block in message.content:  # one pass over the blocks; results before calls, as they are answered
             if isinstance(block, ToolResultBlock):
                 group = owner.get(block.call_id)
@@ -64,8 +64,10 @@ def tool_groups(messages: Sequence[Message]) -> tuple[ToolGroup, ...]:
                     ends[group] = index
                     answered[group].add(block.call_id)
             elif isinstance(block, ToolCallBlock):
+                if ids is None:
+                    ids = []
                 ids.append(block.id)
-        if ids:
+        if ids is not None:
             group = len(starts)
             starts.append(index)
             calls.append(ids)
@@ -73,15 +75,11 @@ def tool_groups(messages: Sequence[Message]) -> tuple[ToolGroup, ...]:
             answered.append(set())
             for call_id in ids:
                 owner[call_id] = group
-    return tuple(
-        ToolGroup(
-            start=starts[g],
-            end=ends[g],
-            call_ids=tuple(calls[g]),
-            pending=tuple(c for c in calls[g] if c not in answered[g]),
-        )
-        for g in range(len(starts))
-    )
+    groups: list[ToolGroup] = []
+    for start, end, ids, done in zip(starts, ends, calls, answered, strict=True):
+        pending = () if len(done) == len(ids) else tuple([c for c in ids if c not in done])
+        groups.append(ToolGroup(start, end, tuple(ids), pending))
+    return tuple(groups)
 
 
 def orphan_results(messages: Sequence[Message]) -> list[tuple[int, str]]:
@@ -122,4 +120,6 @@ def pending_tail(messages: Sequence[Message]) -> int | None:
 
 def call_names(messages: Sequence[Message]) -> dict[str, str]:
     """Map call id to tool name, so a result without a name can be described."""
-    return {call.id: call.name for message in messages for call in message.tool_calls}
+    return {
+        block.id: block.name for message in messages for block in message.content if isinstance(block, ToolCallBlock)
+    }

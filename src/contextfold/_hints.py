@@ -26,7 +26,16 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from contextfold._errors import ConfigError, InputError
-from contextfold._messages import HintBlock, Message, ToolCallBlock
+from contextfold._messages import (
+    DataBlock,
+    HintBlock,
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 
 __all__ = [
     "DEFAULT_HINT_TEMPLATE",
@@ -66,6 +75,7 @@ _TIME_RE = re.compile(r"<current-time>(.*?)</current-time>", re.S)
 _ZONE_RE = re.compile(r"<timezone>(.*?)</timezone>", re.S)
 _TASKS_TAG = "<tasks>"
 _OFFSET_RE = re.compile(r"^UTC(?:([+-])(\d{2}):(\d{2}))?$")
+_ZERO = timedelta()
 # A fixed instant with every field distinct, used to check that a format round-trips.
 _PROBE = datetime(2031, 11, 27, 13, 47, 59, tzinfo=timezone(timedelta(hours=5, minutes=30)))
 
@@ -167,7 +177,12 @@ def _directives(fmt: str) -> set[str]:
 
 
 def _offset_text(when: datetime) -> str:
-    offset = when.utcoffset() or timedelta()
+    return _offset_of(when.utcoffset() or _ZERO)
+
+
+@lru_cache(maxsize=64)
+def _offset_of(offset: timedelta) -> str:
+    """``+HH:MM`` of a UTC offset (cached: a session sees one or two offsets)."""
     sign = "-" if offset < timedelta() else "+"
     minutes = abs(int(offset.total_seconds())) // 60
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
@@ -197,12 +212,21 @@ def _parse_time(text: str, time_format: str) -> datetime:
 
 def timezone_label(tz: tzinfo | None, when: datetime) -> str:
     """A name for the zone of ``when`` that can be parsed back: IANA key, ``UTC`` or ``UTC+05:30``."""
+    if type(tz) is timezone and when.tzinfo is tz:  # a fixed offset: its label is cached
+        return _fixed_zone_label(tz)
     if isinstance(tz, ZoneInfo) and tz.key:
         return tz.key
     offset = when.utcoffset()
     if not offset:
         return "UTC"
     return "UTC" + _offset_text(when)
+
+
+@lru_cache(maxsize=64)
+def _fixed_zone_label(tz: timezone) -> str:
+    """`timezone_label` of a fixed-offset zone: only the offset matters (equal zones are equal offsets)."""
+    probe = datetime(2000, 1, 1, tzinfo=tz)
+    return "UTC" + _offset_text(probe) if probe.utcoffset() else "UTC"
 
 
 @lru_cache(maxsize=64)
@@ -372,10 +396,15 @@ def _within_usage_buffer(usage: ContextUsage, buffer: float) -> bool:
     Ratios are taken as the decimals the user wrote (``0.8``, not the nearest
     binary float), so the edges land on whole tokens where one expects them.
     """
-    lower, upper, first, end = _usage_band(usage.trigger_ratio, buffer, usage.window)
-    if type(usage.tokens) is int:  # whole tokens: compared with the edges rounded up, as ints (same answer)
-        return first <= usage.tokens < end
-    return lower <= usage.tokens < upper
+    return _in_usage_band(usage.tokens, usage.window, usage.trigger_ratio, buffer)
+
+
+def _in_usage_band(tokens: int, window: int, trigger_ratio: float, buffer: float) -> bool:
+    """`_within_usage_buffer` on the bare numbers."""
+    lower, upper, first, end = _usage_band(trigger_ratio, buffer, window)
+    if type(tokens) is int:  # whole tokens: compared with the edges rounded up, as ints (same answer)
+        return first <= tokens < end
+    return lower <= tokens < upper
 
 
 @lru_cache(maxsize=64)
@@ -392,23 +421,53 @@ def _usage_band(trigger_ratio: float, buffer: float, window: int) -> tuple[Fract
 def _time_reason(last_time: str | None, last_zone: str | None, now: datetime, config: HintConfig) -> TimeReason | None:
     if last_time is None:
         return "no time in context"
-    zone = _zone_from_label(last_zone) if last_zone is not None else None
-    try:
-        earlier = _parse_time(last_time, config.time_format)
-    except ValueError:
+    stated = _stated_time(last_time, last_zone, config.time_format)
+    if stated is None:
         return "no time in context"
-    if earlier.tzinfo is None:
-        if zone is None:
-            return "no time in context"
-        earlier = earlier.replace(tzinfo=zone)
-    if last_zone is not None and last_zone.split(" (", 1)[0].strip() != timezone_label(now.tzinfo, now):
+    zone_name, earlier, earlier_utc = stated
+    if zone_name is not None and zone_name != timezone_label(now.tzinfo, now):
         return "timezone changed"
-    elapsed = now.astimezone(UTC) - earlier.astimezone(UTC)
-    if elapsed < timedelta():
+    if earlier_utc is not None and 1 < now.year < 9999:
+        # Aware datetimes with different zones subtract in UTC: the same timedelta, minus one conversion (tested).
+        # Years 1 and 9999 take the conversion, which fails there when UTC falls outside the datetime range.
+        elapsed = now - earlier_utc
+    else:
+        elapsed = now.astimezone(UTC) - (earlier.astimezone(UTC) if earlier_utc is None else earlier_utc)
+    if elapsed < _ZERO:
         return "clock went backwards"
     if elapsed > config.time_interval:
         return "interval passed"
     return None
+
+
+@lru_cache(maxsize=64)
+def _stated_time(
+    last_time: str, last_zone: str | None, time_format: str
+) -> tuple[str | None, datetime, datetime | None] | None:
+    """What the last time hint states: (zone name, time, time in UTC), or ``None`` when it states no usable time.
+
+    Cached: `prepare` re-reads the same last hint at every turn. The UTC time is ``None`` when converting it
+    fails; `_time_reason` then converts again, so that the error surfaces where it always did.
+    """
+    zone = _zone_from_label(last_zone) if last_zone is not None else None
+    try:
+        earlier = _parse_time(last_time, time_format)
+    except ValueError:
+        return None
+    if earlier.tzinfo is None:
+        if zone is None:
+            return None
+        earlier = earlier.replace(tzinfo=zone)
+    zone_name = last_zone.split(" (", 1)[0].strip() if last_zone is not None else None
+    try:
+        earlier_utc: datetime | None = earlier.astimezone(UTC)
+    except Exception:  # raised again, in its place, by `_time_reason`
+        earlier_utc = None
+    return zone_name, earlier, earlier_utc
+
+
+_NEITHER_HINT_NOR_CALL = frozenset({TextBlock, ToolResultBlock, ThinkingBlock, RedactedThinkingBlock, DataBlock})
+"""Block classes `HintScanner.observe` ignores, skipped without the call (exact classes: a subclass is observed)."""
 
 
 class HintScanner:
@@ -440,8 +499,47 @@ class HintScanner:
             self.reset()
         for message in messages[self.scanned :]:
             for block in message.content:
-                self.observe(block)
+                if type(block) not in _NEITHER_HINT_NOR_CALL:  # most blocks: nothing to observe
+                    self.observe(block)
         self.scanned = len(messages)
+
+    def plan(
+        self,
+        messages: Sequence[Message],
+        clock: Clock,
+        config: HintConfig,
+        open_tasks: Sequence[Task] | Sequence[str],
+        tokens: int,
+        window: int,
+        trigger_ratio: float,
+        first_call_of_reply: bool,
+    ) -> HintBlock | None:
+        """`plan_hint` with this scanner, ``now=clock.now()`` and ``usage=ContextUsage(tokens, window, trigger_ratio)``.
+
+        A session's per-`prepare` path: the same hint and errors (tested), without building the usage and the
+        decision objects.
+        """
+        if window <= 0 or tokens < 0 or not 0.0 < trigger_ratio <= 1.0:
+            ContextUsage(tokens, window, trigger_ratio)  # raises the ConfigError, before the clock is read
+        now = clock.now()
+        if now.tzinfo is None or now.utcoffset() is None:
+            _require_aware(now, "plan_hint now")  # raises
+        tasks = _as_tasks(open_tasks) if config.tasks_enabled and open_tasks else ()
+        self.update(messages)
+        time_reason, tasks, show_usage = _decide(
+            (self.last_time, self.last_zone, self.task_seen),
+            now,
+            config,
+            tasks,
+            (tokens, window, trigger_ratio),
+            first_call_of_reply,
+        )
+        if time_reason is None and not tasks and not show_usage:
+            return None
+        state = _render_state(
+            time_reason is not None, tasks, (tokens, window, trigger_ratio) if show_usage else None, now, config
+        )
+        return HintBlock(text=config.template.replace(PLACEHOLDER, state))
 
     def observe(self, block: object) -> None:
         """Take one block into account (e.g. a hint just merged into an already scanned message)."""
@@ -501,29 +599,44 @@ def decide_hint(
     calls) only messages appended since its last update are read.
     """
     _require_aware(now, "plan_hint now")
-    tasks = _as_tasks(open_tasks) if config.tasks_enabled else ()
+    tasks = _as_tasks(open_tasks) if config.tasks_enabled and open_tasks else ()
     if scanner is not None:
         scanner.update(messages)
-        last_time, last_zone, task_seen = scanner.last_time, scanner.last_zone, scanner.task_seen
+        stated = (scanner.last_time, scanner.last_zone, scanner.task_seen)
     else:
-        last_time, last_zone, task_seen = _scan_backwards(
+        stated = _scan_backwards(
             messages,
             want_time=config.time_enabled,
             want_tasks=bool(tasks),
             task_tools=frozenset(config.task_tool_names),
         )
+    numbers = (usage.tokens, usage.window, usage.trigger_ratio) if usage is not None else None
+    time_reason, tasks, show_usage = _decide(stated, now, config, tasks, numbers, first_call_of_reply)
+    return HintDecision(time_reason=time_reason, tasks=tasks, usage=usage if show_usage else None)
+
+
+def _decide(
+    stated: tuple[str | None, str | None, bool],
+    now: datetime,
+    config: HintConfig,
+    tasks: tuple[Task, ...],
+    usage: tuple[int, int, float] | None,
+    first_call_of_reply: bool,
+) -> tuple[TimeReason | None, tuple[Task, ...], bool]:
+    """Why a time is due, the tasks to list and whether to show usage, from what the context states.
+
+    ``stated``: the last time hint's text and zone, and whether tasks were mentioned; ``usage``: tokens, window and
+    trigger ratio.
+    """
+    last_time, last_zone, task_seen = stated
     time_reason = _time_reason(last_time, last_zone, now, config) if config.time_enabled else None
     show_usage = (
         usage is not None
         and config.usage_enabled
         and first_call_of_reply
-        and _within_usage_buffer(usage, config.usage_buffer)
+        and _in_usage_band(*usage, config.usage_buffer)
     )
-    return HintDecision(
-        time_reason=time_reason,
-        tasks=() if task_seen else tasks,
-        usage=usage if show_usage else None,
-    )
+    return time_reason, () if task_seen else tasks, show_usage
 
 
 # --- rendering ------------------------------------------------------------------------------------------------------
@@ -535,29 +648,61 @@ def _percent(share: Fraction) -> str:
 
 def render_runtime_state(decision: HintDecision, *, now: datetime, config: HintConfig) -> str:
     """The ``{runtime_state}`` text: one tagged section per fact, in a fixed order."""
+    u = decision.usage
+    usage = None if u is None else (u.tokens, u.window, u.trigger_ratio)
+    return _render_state(decision.time_reason is not None, decision.tasks, usage, now, config)
+
+
+def _render_state(
+    timed: bool, tasks: tuple[Task, ...], usage: tuple[int, int, float] | None, now: datetime, config: HintConfig
+) -> str:
+    """`render_runtime_state` from the decision's parts (``usage`` as tokens, window, trigger ratio)."""
     parts: list[str] = []
-    if decision.time_reason is not None:
+    if timed:
         zone = timezone_label(now.tzinfo, now)
         offset = "UTC" + _offset_text(now)
         shown_zone = zone if zone.startswith("UTC") else f"{zone} ({offset})"
         parts.append(f"<current-time>{format_time(now, config.time_format)}</current-time>")
         parts.append(f"<timezone>{shown_zone}</timezone>")
-    if decision.tasks:
+    if tasks:
         lines = []
-        for task in decision.tasks:
+        for task in tasks:
             ident = f"{task.id}: " if task.id else ""
             lines.append(f"- [{task.status}] {ident}{task.subject}")
         parts.append("<tasks>\nOpen tasks:\n" + "\n".join(lines) + "\n</tasks>")
-    if decision.usage is not None:
-        u = decision.usage
-        left = Fraction(u.window - u.tokens, u.window)
-        to_trigger = Fraction(str(u.trigger_ratio)) - Fraction(u.tokens, u.window)
-        parts.append(
-            f"<context-usage>{u.tokens:,} of {u.window:,} tokens used; {_percent(left)} of the window left; "
-            f"older context is compacted in {_percent(to_trigger)} more (at {_percent(Fraction(str(u.trigger_ratio)))})"
-            "</context-usage>"
-        )
+    if usage is not None:
+        parts.append(_usage_text(*usage))
     return "\n".join(parts)
+
+
+def _usage_text(tokens: int, window: int, trigger_ratio: float) -> str:
+    """The ``<context-usage>`` section: shares of the window as exact fractions, shown to 0.1%."""
+    if type(tokens) is int and type(window) is int and type(trigger_ratio) is float and window > 0:
+        # Same digits as the `Fraction` code below (tested): a quotient of ints is correctly rounded, like `float()`
+        # of the reduced fraction, so the unreduced numerator and denominator give the same float.
+        num, den = _decimal_ratio(trigger_ratio)
+        left = _ratio_percent(window - tokens, window)
+        to_trigger = _ratio_percent(num * window - tokens * den, den * window)
+        at = _ratio_percent(num, den)
+    else:
+        left = _percent(Fraction(window - tokens, window))
+        to_trigger = _percent(Fraction(str(trigger_ratio)) - Fraction(tokens, window))
+        at = _percent(Fraction(str(trigger_ratio)))
+    return (
+        f"<context-usage>{tokens:,} of {window:,} tokens used; {left} of the window left; "
+        f"older context is compacted in {to_trigger} more (at {at})"
+        "</context-usage>"
+    )
+
+
+@lru_cache(maxsize=16)
+def _decimal_ratio(ratio: float) -> tuple[int, int]:
+    """``ratio`` as the decimal it prints as, in lowest terms (cached: one trigger ratio per session)."""
+    return Fraction(str(ratio)).as_integer_ratio()
+
+
+def _ratio_percent(numerator: int, denominator: int) -> str:
+    return f"{numerator / denominator * 100:.1f}%"
 
 
 def plan_hint(

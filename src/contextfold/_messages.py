@@ -141,7 +141,7 @@ class ToolResultBlock:
     @property
     def text(self) -> str:
         """All text blocks of the result joined by newlines."""
-        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock))
+        return "\n".join([b.text for b in self.content if isinstance(b, TextBlock)])
 
 
 Block: TypeAlias = (
@@ -174,17 +174,19 @@ class Message:
     @property
     def text(self) -> str:
         """The text blocks (and hints) of this message joined by newlines."""
-        return "\n".join(b.text for b in self.content if isinstance(b, TextBlock | HintBlock))
+        return "\n".join([b.text for b in self.content if isinstance(b, TextBlock | HintBlock)])
 
+    # List comprehensions rather than generator expressions: these run for every message at every compaction, and
+    # building the tuple from a list is about a third cheaper.
     @property
     def tool_calls(self) -> tuple[ToolCallBlock, ...]:
         """The tool calls this message makes (empty unless assistant)."""
-        return tuple(b for b in self.content if isinstance(b, ToolCallBlock))
+        return tuple([b for b in self.content if isinstance(b, ToolCallBlock)])
 
     @property
     def tool_results(self) -> tuple[ToolResultBlock, ...]:
         """The tool results this message carries."""
-        return tuple(b for b in self.content if isinstance(b, ToolResultBlock))
+        return tuple([b for b in self.content if isinstance(b, ToolResultBlock)])
 
     def blocks(self, kind: type[Any]) -> Iterator[Any]:
         """Iterate the blocks of one class."""
