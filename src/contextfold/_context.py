@@ -253,7 +253,7 @@ class Context:
 
     def append(self, message: Message | Mapping[str, Any], *, provider: ProviderName | None = None) -> None:
         """Add one message (canonical, or an OpenAI/Anthropic message dict)."""
-        for m in self._coerce(message, provider, len(self._messages)):
+        for m in (message,) if type(message) is Message else self._coerce(message, provider, len(self._messages)):
             self._check_pairing(m)
             self._messages.append(m)
             self._tally.append(m)
@@ -263,8 +263,8 @@ class Context:
         if message.role == "assistant":
             self._call_ids.update(call.id for call in message.tool_calls)
         elif message.role == "tool":
-            for result in message.tool_results:
-                if result.call_id not in self._call_ids:
+            for result in message.content:
+                if isinstance(result, ToolResultBlock) and result.call_id not in self._call_ids:
                     raise InputError(
                         f"tool result for call {result.call_id!r} has no matching tool call in this context "
                         "(append the assistant message that made the call first; `contextfold validate` lists "
