@@ -2,6 +2,7 @@
 
 import asyncio
 import dataclasses
+import re
 import time
 
 from hypothesis import given, settings
@@ -473,3 +474,196 @@ def test_rules_equal_the_plain_sentence_scan(text: str) -> None:
         if 8 <= len(sentence) <= 400 and m._RULE_WORDS.search(sentence) and len(plain) < m.MAX_RULES_PER_MESSAGE:
             plain.append(m._clip(sentence))
     assert m._rules(text) == plain
+
+
+# -- exit statuses, hashes, rendering and merging fast paths (plain references below) -------------------------------
+
+_EXIT_PARTS = ["exit", "EXIT", "Exit", "ex", "EX", "it", "iT", "t", "T", "İ", "ı", "ſ", "i\u0307", "exited with"]
+_EXIT_PARTS += [" code", " status", ":", "=", " ", "0", "-1", "42", "<returncode>", "</returncode>", "<RETURNCODE>"]
+_EXIT_PARTS += ["\r", "\x0b", "\x85", "\u2028", "\n", "中文", "é", "K"]
+_EXIT_PARTS += [
+    "exıt 1",
+    "EXİT=2",
+    "Exİt code 3",
+    "exi\u0307t 4",
+    "ExIt: 5",
+    "exited with code 6",
+    "<returncode>7</returncode>",
+]
+_PAD = st.sampled_from([0, 1, 1990, 1996, 1999, 2000, 2001, 2004, 3990, 4010])
+_EXIT_CORE = st.lists(st.sampled_from(_EXIT_PARTS), max_size=12).map("".join)
+_EXIT_TEXTS = st.one_of(
+    st.builds(lambda head, pad, tail: head + "x" * pad + tail, _EXIT_CORE, _PAD, _EXIT_CORE),
+    # A keyword astride the 2,000-character head or tail window of a text just over or under that length.
+    st.builds(
+        lambda core, size, back: ("y" * max(0, size - len(core) - back) + core + "z" * back)[-size:],
+        _EXIT_CORE,
+        st.sampled_from([1999, 2000, 2001, 2002, 2005, 4001]),
+        st.integers(0, 12),
+    ),
+    st.builds(lambda core, lead: "y" * lead + core + "z" * 2000, _EXIT_CORE, st.integers(1988, 2000)),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_EXIT_TEXTS)
+def test_exit_search_on_any_text_equals_the_plain_search(text: str) -> None:
+    plain = ledger_module._EXIT.search(text)
+    fast = ledger_module._exit_search(text)
+    assert (fast.span() if fast else None) == (plain.span() if plain else None)
+
+
+def test_exit_keyword_letters_fold_only_to_themselves_and_i_variants() -> None:
+    """The premise of `_exit_search`'s lower-case test, over every character: under IGNORECASE a letter of ``exit``
+    or ``<returncode>`` matches only characters that ``str.lower`` turns into it (or, for ``i``, into i̇ or ı)."""
+    everything = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    for letter in set("exit<returncode>"):
+        folded = {c.lower() for c in re.findall(re.escape(letter), everything, re.IGNORECASE)}
+        assert folded <= ({letter, "i\u0307", "\u0131"} if letter == "i" else {letter}), letter
+
+
+def _result_exits_reference(message: Message) -> tuple[tuple[str, int], ...]:
+    out = []
+    for result in message.tool_results:
+        texts = [b.text for b in result.content if isinstance(b, TextBlock)]
+        if texts:
+            m = ledger_module._EXIT.search(texts[0][:2000]) or ledger_module._EXIT.search(texts[-1][-2000:])
+            if m is not None:
+                out.append((result.call_id, int(m.group(1) or m.group(2))))
+    return tuple(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_EXIT_TEXTS, max_size=3), min_size=1, max_size=3))
+def test_result_exits_equal_the_plain_search(results: list[list[str]]) -> None:
+    message = Message(
+        role="tool",
+        content=tuple(
+            ToolResultBlock(call_id=f"c{i}", content=tuple(TextBlock(text=t) for t in texts))
+            for i, texts in enumerate(results)
+        ),
+    )
+    assert ledger_module._result_exits(message) == _result_exits_reference(message)
+
+
+_HEX_PARTS = ["3f2a9c1", "deadbeef", "0123456789abcdef0123456789abcdef01234567", "abcdef", "a" * 41, "1" * 7, "g"]
+_HEX_PARTS += [
+    "/",
+    ".",
+    "-",
+    "_",
+    " ",
+    "\n",
+    "x",
+    "é",
+    "Ab",
+    "\u2028",
+    "#",
+    "commit ",
+    "ſ",
+    "İ",
+    "ı",
+    "\r",
+    "\x0b",
+    "\x85",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_HEX_PARTS), max_size=30).map("".join))
+def test_hashes_equal_the_plain_findall(text: str) -> None:
+    assert ledger_module._hashes(text) == ledger_module._HASH.findall(text)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(_HEX_PARTS), max_size=10).map("".join),
+    st.sampled_from([1_490, 1_500, 3_990, 4_000, 11_990, 12_000, 15_990, 16_000, 16_010, 20_000]),
+    st.lists(st.sampled_from(_HEX_PARTS), max_size=10).map("".join),
+    st.booleans(),
+)
+def test_ids_of_long_texts_equal_the_plain_rules(head: str, size: int, tail: str, hashes: bool) -> None:
+    # Hashes astride the scan limits: the text is cut by `_scanned` first, as when a message is scanned.
+    text = ledger_module._scanned(head + ("ab12 \n" * size)[: max(0, size - len(head) - len(tail))] + tail)
+    assert ledger_module._ids(text, hashes=hashes) == _ids_reference(text, hashes)
+
+
+def _render_reference(ledger: Ledger, max_tokens: int) -> tuple[str, tuple[Fact, ...], object]:
+    """`Ledger.render_with_rest` with a cap, written plainly: (text, rest, what it remembers for the text)."""
+    m = ledger_module
+    facts = ledger.ordered()
+    if not facts:
+        return "", (), None
+    used = m.line_cost(C, m.LEDGER_HEADER)
+    if used > max_tokens:
+        return "", tuple(facts), None
+    lines, rest, shown_facts, shown, costs = [m.LEDGER_HEADER], [], [], "", {}
+    for fact in facts:
+        if fact.kind == "file" and fact.value in shown:
+            continue
+        cost = C.count_text(fact.line) + 1
+        if used + cost > max_tokens:
+            rest.append(fact)
+            continue
+        lines.append(fact.line)
+        shown_facts.append(fact)
+        costs.setdefault(fact.key, cost)
+        used += cost
+        if fact.kind != "file":
+            shown += "\n" + fact.value
+    if len(lines) == 1:
+        return "", tuple(rest), None
+    return "\n".join(lines), tuple(rest), (m._dedupe(shown_facts), (C.key, (sum(costs.values()), costs)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            _KIND, st.sampled_from(["a/b.py", "a/b", "b.py", "x", "", "a/b.py x"]), st.none() | st.integers(0, 2)
+        ),
+        max_size=25,
+    ),
+    st.booleans(),
+    st.integers(0, 300),
+)
+def test_render_with_rest_equals_the_plain_loop(
+    facts: list[tuple[str, str, int | None]], dedupe: bool, cap: int
+) -> None:
+    # Duplicate keys (a ledger built by hand) and distinct ones (the usual, deduplicated ledger) both.
+    made = [Fact(k, v, e) for k, v, e in facts]  # type: ignore[arg-type]
+    ledger = Ledger(ledger_module._dedupe(made) if dedupe else tuple(made))
+    text, rest, remembered = _render_reference(ledger, cap)
+    assert ledger.render_with_rest(C, cap) == (text, rest)
+    if remembered is not None:
+        assert ledger_module._RENDERED[text] == remembered
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(_KIND, st.sampled_from("abcdef"), st.none() | st.integers(0, 2)), max_size=12),
+    st.lists(st.tuples(_KIND, st.sampled_from("abcdef"), st.none() | st.integers(0, 2)), max_size=12),
+)
+def test_merge_carried_equals_deduplicating_everything(
+    newer: list[tuple[str, str, int | None]], carried: list[tuple[str, str, int | None]]
+) -> None:
+    m = ledger_module
+    new = m._dedupe(Fact(k, v, e) for k, v, e in newer)  # type: ignore[arg-type]
+    old = m._dedupe(Fact(k, v, e) for k, v, e in carried)  # type: ignore[arg-type]
+    scan = m._Scan(Message.text_message("user", "x"), old, (), (), summary=True)
+    assert m._merge_carried(new, scan) == m._dedupe([*new, *old])
+
+
+def test_result_exits_at_the_window_edges() -> None:
+    # Every status phrase ending or starting at each offset around the 2,000-character windows, in one or two blocks.
+    phrases = ["exit 1", "exıt 2", "EXİT=3", "exited with code 4", "<returncode>5</returncode>", "Exit code: -6"]
+    for phrase in phrases:
+        for size in range(1994, 2008):
+            for back in range(4):
+                text = "y" * (size - len(phrase) - back) + phrase + "z" * back
+                for texts in ([text], [text, "ok"], ["ok", text]):
+                    message = Message(
+                        role="tool",
+                        content=(ToolResultBlock(call_id="c", content=tuple(TextBlock(text=t) for t in texts)),),
+                    )
+                    assert ledger_module._result_exits(message) == _result_exits_reference(message), (phrase, size)

@@ -37,13 +37,14 @@ than any cap keeps, and its first and last lines say the most), and the two
 rules of tool output that start from common words (job ids, error lines) read
 only its first and last few thousand characters (``RESULT_WORDS_CHARS``); a rule runs
 only when a plain substring test says it can match (no ``/``: no path, no
-``://``: no URL); and the facts of a message are cached by identity
+``://``: no URL), and commit hashes are tried only where a run of seven hex
+digits starts; and the facts of a message are cached by identity
 (messages are immutable), so a message is scanned once however many
 compactions and tiers look at it. Three rules are searched for their
 keywords first (with ``str.find``, several times faster than a regex
 alternation) and run only there (job ids: where ``task``, ``job``, ... start;
 error lines: lines holding ``Error``, ``FAIL``, ...; exit statuses: texts
-holding ``exit`` or ``<returncode>``), with the same results as running them
+holding ``exit`` or ``<returncode>`` in any case), with the same results as running them
 everywhere (property-tested). A ledger line's token cost is cached, and a
 ledger rendered by this process is not parsed again when it is read back;
 its facts' costs are remembered with it, so the next compaction sizes and
@@ -77,6 +78,7 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+from contextfold._plan import is_summary_message
 from contextfold._tokens import TokenCounter
 
 __all__ = [
@@ -129,6 +131,8 @@ _ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
 _REL_PATH = re.compile(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
 _ISSUE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
 _HASH = re.compile(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/-])")
+_HEX_RUN = re.compile(r"[0-9a-f][0-9a-f]{6,}")
+"""Runs of 7 or more hex digits: where `_HASH` can match (see `_hashes`)."""
 _COMMIT = re.compile(r"\bcommit\s+([0-9a-f]{7,40})\b")
 _JOB = re.compile(
     r"\b(?:task|job|run|process|pid|session|build|ticket|request|reservation|order|booking)"
@@ -219,9 +223,18 @@ class Ledger:
         path can be listed again and a command re-run, but the URL of a report
         the user linked in the first message exists only there.
         """
-        return [f for k in ("rule", "id") for f in self.facts if f.kind == k] + [
-            f for f in self.facts if f.kind not in ("rule", "id")
-        ]
+        rules: list[Fact] = []
+        ids: list[Fact] = []
+        rest: list[Fact] = []
+        for fact in self.facts:  # one pass, each kind's facts kept in order
+            kind = fact.kind
+            if kind == "rule":
+                rules.append(fact)
+            elif kind == "id":
+                ids.append(fact)
+            else:
+                rest.append(fact)
+        return rules + ids + rest
 
     def render(self, counter: TokenCounter | None = None, max_tokens: int | None = None) -> str:
         """The ledger text, cut to ``max_tokens`` by dropping the oldest facts (rules last); empty when none fit."""
@@ -245,11 +258,15 @@ class Ledger:
         shown_facts: list[Fact] = []
         shown_costs: dict[tuple[str, str], int] = {}
         shown = ""  # a file already named verbatim by a kept command or error needs no line of its own
+        costs = _line_costs(counter)
         for fact in facts:
-            if fact.kind == "file" and fact.value in shown:
+            kind = fact.kind
+            if kind == "file" and fact.value in shown:
                 continue
             line = fact.line
-            cost = line_cost(counter, line)
+            cost = costs.get(line)  # `line_cost`, with the cache read inline: this runs for every fact
+            if cost is None:
+                cost = line_cost(counter, line)
             if used + cost > max_tokens:
                 rest.append(fact)
                 continue  # a shorter, older fact may still fit
@@ -257,32 +274,43 @@ class Ledger:
             shown_facts.append(fact)
             shown_costs.setdefault(fact.key, cost)
             used += cost
-            if fact.kind != "file":
+            if kind != "file":
                 shown += "\n" + fact.value
         if len(lines) == 1:
             return "", tuple(rest)
         text = "\n".join(lines)
         # The cost of each distinct fact shown is what `ledger_size` needs when this summary is compacted again.
-        _remember_rendered(text, _dedupe(shown_facts), (counter.key, (sum(shown_costs.values()), shown_costs)))
+        # Facts of distinct keys (one cost each: the usual, deduplicated ledger) are what `_dedupe` would return.
+        distinct = tuple(shown_facts) if len(shown_costs) == len(shown_facts) else _dedupe(shown_facts)
+        _remember_rendered(text, distinct, (counter.key, (sum(shown_costs.values()), shown_costs)))
         return text, tuple(rest)
 
 
 _Costs: TypeAlias = tuple[int, dict[tuple[str, str], int]]
 """Summed line cost of distinct facts, and the cost per fact key (for one counter)."""
 
-_LINE_COSTS: dict[tuple[str, str], int] = {}
+_LINE_COSTS: dict[str, dict[str, int]] = {}
+"""Cost of a ledger line, by counter key, then line (keyed by the line alone, no key tuple is built per lookup)."""
 LINE_COST_CACHE_SIZE = 65_536
-"""Ledger lines whose token cost is remembered (per counter key); the whole cache is dropped when full."""
+"""Ledger lines whose token cost is remembered per counter key; that counter's cache is dropped when full."""
+
+
+def _line_costs(counter: TokenCounter) -> dict[str, int]:
+    """The line costs cached for ``counter`` (read directly where every fact of a ledger is sized)."""
+    costs = _LINE_COSTS.get(counter.key)
+    if costs is None:
+        costs = _LINE_COSTS[counter.key] = {}
+    return costs
 
 
 def line_cost(counter: TokenCounter, line: str) -> int:
     """Tokens of one ledger line plus its newline, cached: the same facts are rendered at every compaction."""
-    key = (counter.key, line)
-    cost = _LINE_COSTS.get(key)
+    costs = _line_costs(counter)
+    cost = costs.get(line)
     if cost is None:
-        if len(_LINE_COSTS) >= LINE_COST_CACHE_SIZE:
-            _LINE_COSTS.clear()
-        cost = _LINE_COSTS[key] = counter.count_text(line) + 1
+        if len(costs) >= LINE_COST_CACHE_SIZE:
+            costs.clear()
+        cost = costs[line] = counter.count_text(line) + 1
     return cost
 
 
@@ -299,8 +327,7 @@ def ledger_size(messages: Sequence[Message], counter: TokenCounter, max_tokens: 
     if used > max_tokens:
         return 0
     seen: set[tuple[str, str]] = set()
-    costs = _LINE_COSTS
-    ckey = counter.key
+    costs = _line_costs(counter)
     for back, message in enumerate(reversed(messages), 1):
         entry = _scan(message)
         if entry.summary and back == len(messages) and entry.facts:
@@ -315,7 +342,7 @@ def ledger_size(messages: Sequence[Message], counter: TokenCounter, max_tokens: 
             if key in seen:
                 continue
             seen.add(key)
-            cost = costs.get((ckey, fact.line))
+            cost = costs.get(fact.line)
             used += cost if cost is not None else line_cost(counter, fact.line)
             if used >= max_tokens:
                 return max_tokens
@@ -436,7 +463,22 @@ def _literal_ids(text: str, *, hashes: bool) -> list[str]:
     if "commit" in text:
         out += _COMMIT.findall(text)
     if hashes:
-        out += [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
+        out += [h for h in _hashes(text) if any(c.isdigit() for c in h) and any(c.isalpha() for c in h)]
+    return out
+
+
+def _hashes(text: str) -> list[str]:
+    """``_HASH.findall(text)``, tried only where a run of 7 or more hex digits starts.
+
+    `_HASH` opens with a look-behind, which the regex engine tries at every position. A match starts after no hex
+    digit (the look-behind excludes word characters) and spans 7 to 40 of them, so it starts where such a run starts,
+    and it covers only that run: matching at the run starts finds the same hashes.
+    """
+    out: list[str] = []
+    for run in _HEX_RUN.finditer(text):
+        match = _HASH.match(text, run.start())
+        if match is not None:
+            out.append(match.group())
     return out
 
 
@@ -568,12 +610,6 @@ def _command(args: Any) -> str | None:
     return None
 
 
-def _is_summary(message: Message) -> bool:
-    from contextfold._plan import is_summary_message
-
-    return is_summary_message(message)
-
-
 @dataclass(frozen=True, slots=True)
 class _Scan:
     """What one message yields, before exit statuses are matched to commands (cached per message)."""
@@ -589,7 +625,7 @@ class _Scan:
     def by_key(self) -> dict[tuple[str, str], Fact]:
         """The facts by key (built once; a summary's facts are distinct by key)."""
         if not self._by_key and self.facts:
-            self._by_key.update((fact.key, fact) for fact in self.facts)
+            self._by_key.update({fact.key: fact for fact in self.facts})
         return self._by_key
 
 
@@ -601,7 +637,7 @@ def _scan(message: Message) -> _Scan:
     if entry is not None and entry.message is message:
         _CACHE.move_to_end(id(message))
         return entry
-    if _is_summary(message):
+    if is_summary_message(message):
         carried, known = _read_ledger(message.text)
         costs: dict[str, _Costs] = {}
         overflow = message.meta.get(OVERFLOW_META_KEY)
@@ -622,14 +658,24 @@ def _scan(message: Message) -> _Scan:
 
 def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
     """Facts of one message, in reading order, with the exit statuses of its commands filled in from ``exits``."""
-    entry = _scan(message)
-    calls = entry.calls
+    return list(_filled(_scan(message), exits))
+
+
+def _filled(entry: _Scan, exits: dict[str, int]) -> Sequence[Fact]:
+    """The facts of a scanned message with the exit statuses of its commands filled in (as they are: no command)."""
+    if not entry.calls:
+        return entry.facts
     facts = list(entry.facts)
-    for index, call_id in calls:
+    for index, call_id in entry.calls:
         status = exits.get(call_id)
         if status is not None:
             facts[index] = Fact("cmd", facts[index].value, status)
     return facts
+
+
+def _add(facts: list[Fact], kind: FactKind, values: Iterable[str]) -> None:
+    for value in values:  # a loop: no generator is built for each (often empty) list of values
+        facts.append(Fact(kind, value))
 
 
 def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
@@ -642,9 +688,9 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
             case TextBlock():
                 text = _scanned(block.text)
                 if rules:
-                    facts.extend(Fact("rule", r) for r in _rules(text))
-                facts.extend(Fact("file", p) for p in _paths(text))
-                facts.extend(Fact("id", i) for i in _ids(text, hashes=message.role in ("user", "assistant")))
+                    _add(facts, "rule", _rules(text))
+                _add(facts, "file", _paths(text))
+                _add(facts, "id", _ids(text, hashes=message.role in ("user", "assistant")))
             case ToolCallBlock():
                 try:
                     parsed = block.parsed_arguments()
@@ -656,21 +702,21 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
                     facts.append(Fact("cmd", command))
                 for key, value in _strings(parsed):
                     value = _scanned(value)
-                    facts.extend(Fact("file", p) for p in _paths(value))
+                    _add(facts, "file", _paths(value))
                     if _ID_KEY.search(key) and 0 < len(value) <= 80 and "\n" not in value:
                         facts.append(Fact("id", _single_line(f"{key}={value}")))
                     else:
-                        facts.extend(Fact("id", i) for i in _ids(value, hashes=True))
+                        _add(facts, "id", _ids(value, hashes=True))
             case ToolResultBlock():
                 text = _scanned(block.text)
-                facts.extend(Fact("file", p) for p in _paths(text))
+                _add(facts, "file", _paths(text))
                 ids = _literal_ids(text, hashes=False)
                 # Job ids and error lines are found by common words (run, process, error, ...), which a long
                 # output holds thousands of times: they are read in its head and tail only (see RESULT_WORDS_CHARS).
                 text = _scanned(text, RESULT_WORDS_CHARS, RESULT_WORDS_HEAD_CHARS)
                 lowered = text.lower()
-                facts.extend(Fact("id", i) for i in ids + _job_ids(text, lowered))
-                facts.extend(Fact("error", e) for e in _errors(text, lowered))
+                _add(facts, "id", ids + _job_ids(text, lowered))
+                _add(facts, "error", _errors(text, lowered))
             case HintBlock() | ThinkingBlock() | RedactedThinkingBlock() | DataBlock():
                 pass
             case _:
@@ -684,41 +730,51 @@ def _result_exits(message: Message) -> tuple[tuple[str, int], ...]:
         texts = [b.text for b in result.content if isinstance(b, TextBlock)]
         if not texts:
             continue
-        match = _exit_search(texts[0][:2000]) or _exit_search(texts[-1][-2000:])
+        match = _exit_search(texts[0][:2000])
+        if match is None and (len(texts) > 1 or len(texts[0]) > 2000):  # else the tail is the text just searched
+            match = _exit_search(texts[-1][-2000:])
         if match is not None:
             out.append((result.call_id, int(match.group(1) or match.group(2))))
     return tuple(out)
 
 
 def _exit_search(text: str) -> re.Match[str] | None:
-    """``_EXIT.search(text)``, skipped when an ASCII text holds neither keyword (both branches need one)."""
-    if text.isascii():
-        lowered = text.lower()
-        if "exit" not in lowered and "<returncode>" not in lowered:
-            return None
+    """``_EXIT.search(text)``, skipped when the text holds neither keyword (both branches need one).
+
+    IGNORECASE matches a letter of ``exit`` or ``<returncode>`` only to itself in either case, and ``i`` also to İ and
+    ı (checked over every character by a test), so a match leaves ``<returncode>`` or ``ex`` + ``i``, ``i̇`` (the
+    lower case of İ) or ``ı`` + ``t`` in the lower-cased text.
+    """
+    lowered = text.lower()
+    if "exit" in lowered or "<returncode>" in lowered:
+        return _EXIT.search(text)
+    if text.isascii() or ("ex\u0131t" not in lowered and "exi\u0307t" not in lowered):
+        return None
     return _EXIT.search(text)
 
 
 def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
+    return _exits_of([_scan(message) for message in messages])
+
+
+def _exits_of(entries: Iterable[_Scan]) -> dict[str, int]:
     exits: dict[str, int] = {}
-    for message in messages:
-        exits.update(_scan(message).exits)
+    for entry in entries:
+        exits.update(entry.exits)
     return exits
 
 
 def extract_facts(messages: Sequence[Message]) -> Ledger:
     """The ledger of ``messages``: facts of the newest message first; earlier ledgers merged in."""
-    exits = _exit_statuses(messages)
+    entries = [_scan(message) for message in messages]
+    exits = _exits_of(entries)
     carried: _Scan | None = None
-    if messages:
-        first = _scan(messages[0])
-        if first.summary:
-            carried = first  # the usual compaction: the previous summary, then the messages since
-            messages = messages[1:]
-    per_message = [_message_facts(message, exits) for message in messages]
+    if entries and entries[0].summary:
+        carried = entries[0]  # the usual compaction: the previous summary, then the messages since
+        entries = entries[1:]
     ordered: list[Fact] = []
-    for facts in reversed(per_message):
-        ordered.extend(facts)
+    for entry in reversed(entries):
+        ordered.extend(_filled(entry, exits))
     if carried is None:
         return Ledger(_dedupe(ordered))
     return Ledger(_merge_carried(_dedupe(ordered), carried))
@@ -733,12 +789,17 @@ def _merge_carried(newer: tuple[Fact, ...], carried: _Scan) -> tuple[Fact, ...]:
         return carried.facts
     by_key = carried.by_key()
     out = list(newer)
+    repeated = False
     for index, fact in enumerate(out):
         old = by_key.get(fact.key)
-        if old is not None and fact.exit is None and old.exit is not None:
-            out[index] = Fact(fact.kind, fact.value, old.exit)
+        if old is not None:
+            repeated = True
+            if fact.exit is None and old.exit is not None:
+                out[index] = Fact(fact.kind, fact.value, old.exit)
+    if not repeated:  # no carried fact is left out: copied whole
+        return (*out, *carried.facts)
     keys = {fact.key for fact in newer}
-    out.extend(fact for fact in carried.facts if fact.key not in keys)
+    out.extend([fact for fact in carried.facts if fact.key not in keys])
     return tuple(out)
 
 
