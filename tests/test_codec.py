@@ -258,7 +258,7 @@ def _with_odd_meta(draw: st.DrawFn) -> Message:
     return dataclasses.replace(message, content=tuple(content), meta=meta())
 
 
-@settings(max_examples=700, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_with_odd_meta())
 def test_json_line_is_the_plain_json_line(message: Message) -> None:
     expected = _outcome(lambda: _ref_line(message))

@@ -239,7 +239,7 @@ def _text_and_limit(draw: st.DrawFn) -> tuple[str, int]:
     return text, limit
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(_text_and_limit())
 def test_cut_line_is_cut_text_of_the_whole_one_line(case: tuple[str, int]) -> None:
     from contextfold._digest import _cut_line
@@ -256,7 +256,7 @@ def test_only_the_space_is_printable_whitespace() -> None:
             assert len(f"a{c}a".split()) == 1, hex(code)
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(_adversarial_text(max_size=600), st.sampled_from(["", "x" * 8100, " " * 8300, "\n" * 200, "a" * 250]))
 def test_first_line_is_the_first_non_empty_line(text: str, pad: str) -> None:
     from contextfold._digest import _first_line
@@ -309,7 +309,7 @@ def _messages(draw: st.DrawFn) -> Message:
     return Message(role=role, content=tuple(content), meta=meta)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     _messages(), st.sampled_from([Tier.TRUNCATED, Tier.COMPACT]), st.integers(-2, 600) | st.sampled_from([1, 2, 400])
 )

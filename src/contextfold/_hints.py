@@ -677,32 +677,13 @@ def _render_state(
 
 def _usage_text(tokens: int, window: int, trigger_ratio: float) -> str:
     """The ``<context-usage>`` section: shares of the window as exact fractions, shown to 0.1%."""
-    if type(tokens) is int and type(window) is int and type(trigger_ratio) is float and window > 0:
-        # Same digits as the `Fraction` code below (tested): a quotient of ints is correctly rounded, like `float()`
-        # of the reduced fraction, so the unreduced numerator and denominator give the same float.
-        num, den = _decimal_ratio(trigger_ratio)
-        left = _ratio_percent(window - tokens, window)
-        to_trigger = _ratio_percent(num * window - tokens * den, den * window)
-        at = _ratio_percent(num, den)
-    else:
-        left = _percent(Fraction(window - tokens, window))
-        to_trigger = _percent(Fraction(str(trigger_ratio)) - Fraction(tokens, window))
-        at = _percent(Fraction(str(trigger_ratio)))
+    left = Fraction(window - tokens, window)
+    to_trigger = Fraction(str(trigger_ratio)) - Fraction(tokens, window)
     return (
-        f"<context-usage>{tokens:,} of {window:,} tokens used; {left} of the window left; "
-        f"older context is compacted in {to_trigger} more (at {at})"
+        f"<context-usage>{tokens:,} of {window:,} tokens used; {_percent(left)} of the window left; "
+        f"older context is compacted in {_percent(to_trigger)} more (at {_percent(Fraction(str(trigger_ratio)))})"
         "</context-usage>"
     )
-
-
-@lru_cache(maxsize=16)
-def _decimal_ratio(ratio: float) -> tuple[int, int]:
-    """``ratio`` as the decimal it prints as, in lowest terms (cached: one trigger ratio per session)."""
-    return Fraction(str(ratio)).as_integer_ratio()
-
-
-def _ratio_percent(numerator: int, denominator: int) -> str:
-    return f"{numerator / denominator * 100:.1f}%"
 
 
 def plan_hint(
