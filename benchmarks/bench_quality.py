@@ -17,6 +17,7 @@ no model is used. Measured per strategy and window:
 
     .venv/bin/python benchmarks/bench_quality.py --windows 16000 32000 --md out.md
     .venv/bin/python benchmarks/bench_quality.py --windows 16000 --strategies digest --lost   # why items are lost
+    .venv/bin/python benchmarks/bench_quality.py --strategies digest,digest-noledger          # what the ledger buys
 
 ``--lost`` classifies, at every compaction turn, each lost item by what dropped it (stderr; ``CF_LOST_VERBOSE=1``
 lists them one by one).
@@ -135,12 +136,20 @@ def lost_reason(value: str, summary: str, extracted: set[str]) -> str:
     return "ledger cap"
 
 
+STRATEGIES: dict[str, Any] = {
+    "digest": DigestStrategy,
+    "tiered": TieredCompaction,
+    # The digest without the facts ledger: what the ledger buys (issue 4's engine, measured against issue 8).
+    "digest-noledger": lambda: DigestStrategy(ledger_share=0),
+}
+
+
 async def replay(
     conv: dict[str, Any], window: int, strategy: str, lost: Counter[tuple[str, str]] | None = None
 ) -> dict[str, Any]:
     msgs = to_canonical(conv["messages"], "openai")
     skip = enum_tools(conv.get("tools") or [])
-    strat = TieredCompaction() if strategy == "tiered" else DigestStrategy()
+    strat = STRATEGIES[strategy]()
     ctx = Context(
         ContextConfig(window=window), counter=make_counter(), strategy=strat, hints=False, tools=tools_of(conv)
     )
@@ -317,7 +326,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", nargs="+", default=[CORPUS])
     ap.add_argument("--windows", nargs="+", type=int, default=[16000, 32000])
-    ap.add_argument("--strategies", default="digest,tiered")
+    ap.add_argument("--strategies", default="digest,tiered", help=f"comma-separated, of {', '.join(STRATEGIES)}")
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--md")
     ap.add_argument("--lost", action="store_true", help="list lost items by the tier that dropped them (stderr)")
