@@ -1093,7 +1093,7 @@ def test_context_plans_hints_as_plan_hint_does() -> None:
     clock = FixedClock(START)
     ctx = Context(ContextConfig(window=4000), system="sys", clock=clock)
     late = Context(ContextConfig(window=4000), system="sys", clock=clock, hints=False)
-    late.hints = HintConfig()  # switched on after construction: no scanner, the backward scan
+    late.hints = HintConfig()  # switched on after construction: the scanner is made on first use
 
     def expected(session: Context, first_call: bool, tasks: Sequence[str]) -> HintBlock | None:
         assert session.hints is not None

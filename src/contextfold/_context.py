@@ -41,13 +41,11 @@ from contextfold._errors import ConfigError, ContextOverflowError, InputError
 from contextfold._groups import pending_tail
 from contextfold._hints import (
     Clock,
-    ContextUsage,
     HintConfig,
     HintScanner,
     SystemClock,
     Task,
     inject_hint,
-    plan_hint,
 )
 from contextfold._layers import PromptFile, SystemPromptBuilder
 from contextfold._loop_guard import LoopGuard, floor_error
@@ -360,11 +358,11 @@ class Context:
             tuple([t if isinstance(t, Task) else Task(subject=t) for t in open_tasks]) if open_tasks else ()
         )
         # The hint is part of what is sent: decide it first, so that it cannot push the request over the trigger.
-        hint = self._plan_hint(first_call_of_reply, open_tasks)
+        hint = self._plan_hint(first_call_of_reply, self._open_tasks)
         hint_tokens = self.counter.count_message(Message(role="user", content=(hint,))) if hint is not None else 0
         if self.tokens + hint_tokens > self.config.trigger_tokens:
             report = await self.compact(reason="trigger")
-            hint = self._plan_hint(first_call_of_reply, open_tasks)  # compaction removed the earlier hints
+            hint = self._plan_hint(first_call_of_reply, self._open_tasks)  # compaction removed the earlier hints
         if hint is not None:
             self._insert_hint(hint)
         cache = self._cache_report(compacted=report is not None)
@@ -533,26 +531,17 @@ class Context:
         if last.role == "assistant" and last.tool_calls:
             return None  # results are pending; a user turn here would orphan the calls
         scanner = self._hint_scanner
-        if scanner is not None:  # same as the plan_hint call below, minus per-call allocations (tested)
-            return scanner.plan(
-                self._messages,
-                self.clock,
-                self.hints,
-                open_tasks,
-                self.tokens,
-                self.config.window,
-                self.config.trigger_ratio,
-                first_call_of_reply,
-            )
-        usage = ContextUsage(tokens=self.tokens, window=self.config.window, trigger_ratio=self.config.trigger_ratio)
-        return plan_hint(
+        if scanner is None:  # hints switched on after construction: the scanner reads the context on first use
+            scanner = self._hint_scanner = HintScanner(self.hints.task_tool_names)
+        return scanner.plan(
             self._messages,
-            now=self.clock.now(),
-            config=self.hints,
-            open_tasks=open_tasks,
-            usage=usage,
-            first_call_of_reply=first_call_of_reply,
-            scanner=self._hint_scanner,
+            self.clock,
+            self.hints,
+            open_tasks,
+            self.tokens,
+            self.config.window,
+            self.config.trigger_ratio,
+            first_call_of_reply,
         )
 
     def _insert_hint(self, hint: HintBlock) -> None:
