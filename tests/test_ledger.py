@@ -444,8 +444,9 @@ def test_carried_ledger_fast_paths_equal_the_plain_ones(
     later = [Message.text_message("user", "\n".join(v for _, v in newer))] if newer else []
     msgs = [summary, *later]
     assert ledger_module.ledger_size(msgs, C, cap) == _plain_ledger_size(msgs, cap)
-    exits = ledger_module._exit_statuses(msgs)
-    everything = [f for m in reversed(msgs) for f in ledger_module._message_facts(m, exits)]
+    entries = [ledger_module._scan(m) for m in msgs]
+    exits = ledger_module._exits_of(entries)
+    everything = [f for entry in reversed(entries) for f in ledger_module._filled(entry, exits)]
     assert extract_facts(msgs).facts == ledger_module._dedupe(everything)
 
 

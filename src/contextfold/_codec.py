@@ -64,7 +64,6 @@ __all__ = [
     "message_to_json_bytes",
     "messages_from_jsonl",
     "messages_to_jsonl",
-    "messages_to_jsonl_bytes",
     "messages_to_jsonl_chunks",
 ]
 
@@ -259,14 +258,9 @@ def messages_to_jsonl_chunks(messages: Iterable[Message]) -> list[bytes]:
     return chunks
 
 
-def messages_to_jsonl_bytes(messages: Iterable[Message]) -> bytes:
-    """`messages_to_jsonl` as UTF-8 bytes, without a detour through ``str``."""
-    return b"".join(messages_to_jsonl_chunks(messages))
-
-
 def messages_to_jsonl(messages: Iterable[Message]) -> str:
     """JSONL text: one canonical line per message, each ending with a newline."""
-    return messages_to_jsonl_bytes(messages).decode("utf-8")
+    return b"".join(messages_to_jsonl_chunks(messages)).decode("utf-8")
 
 
 class _Bad(Exception):

@@ -656,11 +656,6 @@ def _scan(message: Message) -> _Scan:
     return entry
 
 
-def _message_facts(message: Message, exits: dict[str, int]) -> list[Fact]:
-    """Facts of one message, in reading order, with the exit statuses of its commands filled in from ``exits``."""
-    return list(_filled(_scan(message), exits))
-
-
 def _filled(entry: _Scan, exits: dict[str, int]) -> Sequence[Fact]:
     """The facts of a scanned message with the exit statuses of its commands filled in (as they are: no command)."""
     if not entry.calls:
@@ -753,11 +748,8 @@ def _exit_search(text: str) -> re.Match[str] | None:
     return _EXIT.search(text)
 
 
-def _exit_statuses(messages: Sequence[Message]) -> dict[str, int]:
-    return _exits_of([_scan(message) for message in messages])
-
-
 def _exits_of(entries: Iterable[_Scan]) -> dict[str, int]:
+    """Exit status by call id, from the results the scanned messages carry."""
     exits: dict[str, int] = {}
     for entry in entries:
         exits.update(entry.exits)
