@@ -6,7 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._digest import Digest, Tier, build_digest, cut_text, digest_lines, stretch_sentence, stretches
+from contextfold._digest import (
+    Digest,
+    Tier,
+    _result_line,
+    build_digest,
+    cut_text,
+    digest_lines,
+    stretch_sentence,
+    stretches,
+)
 from contextfold._groups import call_names
 from contextfold._messages import (
     DataBlock,
@@ -317,6 +326,16 @@ def test_digest_lines_is_the_plain_computation(message: Message, tier: Tier, tru
     names = {"c1": "bash", "c2": "read"}
     expected = _ref_digest_lines(message, tier, names, truncate_chars)
     assert digest_lines(message, tier, names, truncate_chars=truncate_chars) == expected
+
+
+@pytest.mark.parametrize("text", ["", " ", " \n\t ", "\u3000\u2028", "x", " x "])
+@pytest.mark.parametrize("limit", [-2, 0, 1, 16])
+def test_blank_results_at_any_limit_are_the_plain_result_line(text: str, limit: int) -> None:
+    # A blank result gets no " - ..." part even where the limit is too small for any text (cut_text gives "…").
+    result = ToolResultBlock(call_id="c1", content=(TextBlock(text=text),))
+    for whole in (True, False):
+        expected = _ref_result_line(result, {"c1": "bash"}, limit, whole=whole)
+        assert _result_line(result, {"c1": "bash"}, limit, whole=whole) == expected
 
 
 @given(st.lists(st.sampled_from(list(Tier)), max_size=30))

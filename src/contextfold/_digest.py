@@ -164,11 +164,7 @@ def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, 
         text = result.text
         media = any(isinstance(b, DataBlock) for b in content)
     source = text if whole else _first_line(text) or text
-    if limit > 0:
-        cut = _cut_line(source, limit)  # empty exactly when the source is blank
-    else:
-        one = _one_line(source, limit)
-        cut = cut_text(one, limit) if one else ""
+    cut = "" if not source or source.isspace() else _cut_line(source, limit)
     line = f"{name}: {status} - {cut}".rstrip(" -") if cut else f"{name}: {status}"
     if media:
         line += f" {MEDIA_NOTE}"
