@@ -177,12 +177,7 @@ def _directives(fmt: str) -> set[str]:
 
 
 def _offset_text(when: datetime) -> str:
-    return _offset_of(when.utcoffset() or _ZERO)
-
-
-@lru_cache(maxsize=64)
-def _offset_of(offset: timedelta) -> str:
-    """``+HH:MM`` of a UTC offset (cached: a session sees one or two offsets)."""
+    offset = when.utcoffset() or _ZERO
     sign = "-" if offset < timedelta() else "+"
     minutes = abs(int(offset.total_seconds())) // 60
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
@@ -197,9 +192,8 @@ _ISO_SECONDS_OFFSET = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d",
 """What `DEFAULT_TIME_FORMAT` writes, in ASCII digits (``strptime`` also reads other digits: it gets those)."""
 
 
-@lru_cache(maxsize=64)
 def _parse_time(text: str, time_format: str) -> datetime:
-    """The time a hint stated (cached: `prepare` re-reads the same last hint at every turn; datetimes are immutable).
+    """The time a hint stated (`_stated_time` caches what it means).
 
     The default format is read with ``fromisoformat`` when the text has exactly its shape: same value as
     ``strptime`` (tested), without importing and compiling ``_strptime`` on a session's first hint.
@@ -229,9 +223,8 @@ def _fixed_zone_label(tz: timezone) -> str:
     return "UTC" + _offset_text(probe) if probe.utcoffset() else "UTC"
 
 
-@lru_cache(maxsize=64)
 def _zone_from_label(label: str) -> tzinfo | None:
-    """The zone a hint's label names (cached: `prepare` re-reads the same last hint at every turn)."""
+    """The zone a hint's label names."""
     name = label.split(" (", 1)[0].strip()
     match = _OFFSET_RE.match(name)
     if match:
