@@ -124,29 +124,26 @@ def _cut_line(text: str, limit: int) -> str:
 _LABELS = {"user": "User", "assistant": "Assistant", "system": "Context", "tool": "Tool"}
 
 
-def _first_line_scan(text: str) -> str:
-    for line in text[:_FIRST_LINE_SCAN].splitlines():
+def _first_line(text: str) -> str:
+    """The first non-empty line of ``text[:8192]`` (a line cut there counts as cut), else of the text, stripped.
+
+    A 256-character head is read first: a non-empty line that ends inside it is that line.
+    """
+    for size in (_FIRST_LINE_HEAD, _FIRST_LINE_SCAN):
+        lines = text[:size].splitlines()
+        for index, line in enumerate(lines):
+            stripped = line.strip()
+            if stripped:
+                if size == _FIRST_LINE_SCAN or index < len(lines) - 1 or len(text) <= size:
+                    return stripped
+                break  # it may go on past the head
+        else:
+            if len(text) <= size:
+                return ""
+    for line in text.splitlines():
         if line.strip():
             return line.strip()
-    if len(text) > _FIRST_LINE_SCAN:
-        for line in text.splitlines():
-            if line.strip():
-                return line.strip()
     return ""
-
-
-def _first_line(text: str) -> str:
-    """The first non-empty line of ``text[:8192]`` (else of the text), stripped; a short head is tried first."""
-    head = text[:_FIRST_LINE_HEAD]
-    lines = head.splitlines()
-    last = len(lines) - 1
-    for i, line in enumerate(lines):
-        stripped = line.strip()
-        if stripped:
-            if i < last or len(text) <= _FIRST_LINE_HEAD:
-                return stripped
-            break
-    return _first_line_scan(text)
 
 
 def _is_summary(message: Message) -> bool:
@@ -171,8 +168,7 @@ def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, 
     return line
 
 
-_TRUNCATED = Tier.TRUNCATED
-_COMPACT = Tier.COMPACT
+_COMPACT = Tier.COMPACT  # module constants: `Tier.X` is a Python-level lookup on every call
 _LINE_TIERS = (Tier.TRUNCATED, Tier.COMPACT)
 
 
@@ -181,7 +177,7 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
 
     ``names`` maps call ids to tool names, for results that do not carry one.
     """
-    if tier is not _TRUNCATED and tier not in _LINE_TIERS:
+    if tier not in _LINE_TIERS:
         raise ValueError(f"digest_lines renders the Truncated and Compact tiers, not {tier.name}")
     compact = tier is _COMPACT
     meta = message.meta
