@@ -511,27 +511,6 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
 
 # `_runs_at` in a window without a backslash: what ``find`` looks for in the spaced letters, per start word.
 _WORD_PAT: dict[bytes, tuple[bytes, int]] = {w: (b" " + w + b" ", _WORD) for w in _START_WORDS}
-_Derived = tuple[_Rule, dict[_Key, tuple[int, int]], tuple[frozenset[bytes], ...], tuple[tuple[bytes, int], ...]]
-_DERIVED: dict[str, _Derived] = {}
-
-
-def _derived(rule: _Rule) -> _Derived:
-    """Tables of ``rule`` for the hot path, computed on first use (and again for another rule of the same id).
-
-    Its anchors with their ``before`` and reach past them (``reach``, looked up from the few anchors that occur),
-    its gate groups other than its start words (`_window_matches` needs no test of those), and what ``find``
-    looks for per head in a window without a backslash (`_occurring`: `_runs_at` in the spaced letters,
-    punctuation in the text itself).
-    """
-    d = _DERIVED.get(rule.rule_id)
-    if d is None or d[0] is not rule:
-        reach = {key: (before, span) for key, before, span in rule.reach}
-        gate = tuple(g for g in rule.gate if g != rule.starts)
-        heads = tuple(
-            (h if kind == _INNER else b" " + h + (b" " if kind == _WORD else b""), kind) for h, kind in rule.heads
-        )
-        d = _DERIVED[rule.rule_id] = (rule, reach, gate, heads)
-    return d
 
 
 def _occurring(t: _Text, pats: Iterable[tuple[bytes, int]], lo: int, hi: int) -> set[int]:
@@ -593,7 +572,7 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
         # window, so none of them means no candidate and no match, whether the group of start words is open or
         # not (that group needs no test).
         a, b = max(0, lo - 2), hi + 2
-        _, _, others, heads = _derived(rule)
+        others, heads = rule.other_gates, rule.head_pats
         for group in others:
             if not _window_open(t, t.toks, group, a, b):
                 return []
@@ -616,7 +595,7 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
                 rule, t, {i for w in rule.starts.intersection(toks) for i in _runs_at(t, w, lo, hi)}, lo, hi
             )
     if rule.heads and plain:
-        return _match_at(rule, t, _occurring(t, _derived(rule)[3], lo, hi), lo, hi)
+        return _match_at(rule, t, _occurring(t, rule.head_pats, lo, hi), lo, hi)
     if rule.heads and short:
         return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
@@ -628,7 +607,7 @@ def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> Iterabl
     A window longer than one anchor's goes to `_window_matches`. Produced lazily, not listed: text packed with an
     anchor gives a match every few bytes, and `_groups` keeps only their positions.
     """
-    reach = _derived(rule)[1]
+    reach = rule.reach_by_key
     if len(hits) < len(reach):  # the order of ``keyed`` does not matter: windows are sorted
         keyed = [(found, *reach[key]) for key, found in hits.items() if found and key in reach]
     else:
@@ -649,14 +628,8 @@ def _merged_matches(rule: _Rule, t: _Text, keyed: list[tuple[list[int], int, int
             windows += [(p - before if p > before else 0, p + span, before) for p in found]
         else:
             windows += [(p, p + span, 0) for p in found]
-    if len(windows) <= 1:
-        if not windows:
-            return ()
-        lo, hi, before = windows[0]
-        if before:
-            return _window_matches(rule, t, lo, hi, rule.starts.intersection(t.starts))
-        m = rule.pattern.match(t.folded, lo, hi)
-        return () if m is None else (m,)
+    if not windows:
+        return ()
     n = len(t.folded)
     windows.sort()
     windows.append((n + 1, n + 1, 0))
@@ -667,12 +640,7 @@ def _merged_matches(rule: _Rule, t: _Text, keyed: list[tuple[list[int], int, int
         if w_lo <= hi and w_lo <= n:
             hi, exact = max(hi, w_hi), exact and w_lo == lo and before == 0
             continue
-        if exact:
-            m = rule.pattern.match(t.folded, lo, hi)
-            if m is not None:
-                out.append(m)
-        else:
-            out.extend(_window_matches(rule, t, lo, hi, words))
+        out.extend(_segment(rule, t, lo, hi, not exact, words))
         lo, hi, exact = w_lo, w_hi, before == 0
     return out
 

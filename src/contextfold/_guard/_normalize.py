@@ -164,28 +164,18 @@ def fold_bytes(text: str) -> tuple[Normalized, bytes]:
         lowered_text = lowered.decode("ascii")
         pieces: list[str] = []
         raw_pieces: list[bytes] = []
-        fstarts: list[int] = []
-        origins: list[int] = []
-        lengths: list[int] = []
-        shift = pos = 0
+        pos = 0
         i = ascii_bytes.find(b"?")
         while i != -1:
             if text[i] != "?":
                 fold = _fold_char(text[i])
                 pieces += (lowered_text[pos:i], fold)
                 raw_pieces += (lowered[pos:i], fold.encode("ascii", "replace"))
-                if len(fold) != 1:  # the offset map, as Normalized._map would build it
-                    fstarts.append(i + shift)
-                    origins.append(i)
-                    lengths.append(len(fold))
-                    shift += len(fold) - 1
                 pos = i + 1
             i = ascii_bytes.find(b"?", i + 1)
         pieces.append(lowered_text[pos:])
         raw_pieces.append(lowered[pos:])
-        norm = Normalized("".join(pieces), text)
-        norm._breaks = (fstarts, origins, lengths)
-        return norm, b"".join(raw_pieces)
+        return Normalized("".join(pieces), text), b"".join(raw_pieces)
     stripped = text
     for ch in _INVISIBLE:  # many: strip the usual invisible characters at C speed, then translate
         if ch in stripped:

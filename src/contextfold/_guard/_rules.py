@@ -10,7 +10,7 @@ The declarations are checked against a plain full scan by ``tests/test_guard_inj
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
 __all__ = ["CATEGORIES", "Category", "Severity"]
@@ -64,13 +64,28 @@ class _Rule:
     severity: Severity
     pattern: re.Pattern[str]
     anchors: tuple[tuple[bytes, int, int], ...]
-    after: int
     gate: tuple[frozenset[bytes], ...]
     keys: frozenset[_Key]
     starts: frozenset[bytes]
     heads: tuple[tuple[bytes, int], ...]
     reach: tuple[tuple[_Key, int, int], ...]  # per anchor: its key, ``before``, and literal length + ``after``
     tails: re.Pattern[bytes] | None  # finds a letter run ending with one of the rule's ``tails`` (`_reversed`)
+    # Derived from the fields above, in `__post_init__` (so `dataclasses.replace` recomputes them): reach by key,
+    # gate groups other than ``starts``, heads as ``find`` reads them.
+    reach_by_key: dict[_Key, tuple[int, int]] = field(init=False, compare=False)
+    other_gates: tuple[frozenset[bytes], ...] = field(init=False, compare=False)
+    head_pats: tuple[tuple[bytes, int], ...] = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "reach_by_key", {key: (before, span) for key, before, span in self.reach})
+        object.__setattr__(self, "other_gates", tuple(g for g in self.gate if g != self.starts))
+        object.__setattr__(
+            self,
+            "head_pats",
+            tuple(
+                (h if kind == _INNER else b" " + h + (b" " if kind == _WORD else b""), kind) for h, kind in self.heads
+            ),
+        )
 
 
 def _r(
@@ -97,6 +112,8 @@ def _r(
     groups = tuple(frozenset(w.encode("ascii") for w in g.split("|")) for g in gate.split() if g)
     keys = frozenset((lit, kind) for lit, _, kind in parsed)
     first = frozenset(w.encode("ascii") for w in starts.split("|") if w)
+    if first and first not in groups:  # a start word is a whole letter run of every match: a gate group too
+        groups += (first,)
     lits: list[tuple[bytes, int]] = []
     for head in filter(None, heads.split("|")):
         kind = _WORD if head.startswith("=") else _START if head.startswith("^") else _INNER
@@ -108,9 +125,7 @@ def _r(
     # Read over the runs reversed: a run ending with a word is one starting with it reversed, after a space (a
     # literal first character, so ``re`` visits only the run starts, also in one run of a million letters).
     ends = re.compile(b" (?:" + b"|".join(w.encode("ascii")[::-1] for w in tails.split("|")) + b")") if tails else None
-    return _Rule(
-        rule_id, category, severity, _p(pattern), tuple(parsed), after, groups, keys, first, tuple(lits), reach, ends
-    )
+    return _Rule(rule_id, category, severity, _p(pattern), tuple(parsed), groups, keys, first, tuple(lits), reach, ends)
 
 
 # (rule id, category, severity, pattern, anchors, after, gate, starts, heads). Every match of a rule contains one
@@ -233,7 +248,7 @@ _RULES: tuple[_Rule, ...] = (
     _r("secret.prompt", "secret_extraction", "high",
        rf"\b{_REVEAL}[:,]? (?:me |us |out )?(?:[\w:,]{{1,20}} ){{0,6}}?(?:(?:your|the|my|its|all|those|these|of) ){{0,3}}{_PROMPT_THING}|\b(?:need|want|like|have) to (?:see|know|read|get|access|view) (?:\w{{1,20}} ){{0,2}}?{_PROMPT_THING}",
        "^prompt:300 ^message:300 ^instruction:300 ^directive:300 ^rules:300 ^guideline:300 ^configuration:300 ^parameter:300 ^programming:300 ^initialization:300 ^polic:300 systemprompt:300 systemmessage:300 systeminstruction:300 systemconfiguration:300 preprompt:300", 60,
-       gate=_REVEAL_GATE + "|need|want|like|have", starts=_REVEAL_GATE + "|need|want|like|have"),
+       starts=_REVEAL_GATE + "|need|want|like|have"),
     _r("secret.prompt_question", "secret_extraction", "high",
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
        "^what ^instruction:120 ^repeat ^opposite"),
@@ -248,7 +263,7 @@ _RULES: tuple[_Rule, ...] = (
     _r("secret.credentials", "secret_extraction", "high",
        rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
        "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
-       gate=_REVEAL_GATE, starts=_REVEAL_GATE),
+       starts=_REVEAL_GATE),
     _r("secret.exfil_url", "secret_extraction", "high",
        r"!\[[^\]\n]{0,40}\] ?\( ?https?://[^)\s]{0,200}(?:\[[a-z_]{2,20}\]|\{[a-z_]{2,20}\})|\b(?:url[-\x20]encoded|base64[-\x20]encoded|encoded) (?:\w{1,20} ){0,3}(?:summary|contents?|history|copy) of (?:this|our|the|your) (?:conversation|chat|page|session)|\bsummary of (?:the page and )?(?:this|our) conversation\b",
        "![ ^encoded:60 ^summary:50", 600,
@@ -358,7 +373,7 @@ _RULES: tuple[_Rule, ...] = (
     _r("secret.sections", "secret_extraction", "high",
        r"\binstruction sections?\b[^\n]{0,40}?\b(?:describe|show|print|repeat|quote|summari[sz]e|list|output)\b|\bsystem prompt\b[^.?!]{0,60}?\b(?:provide|fill in|complete|write|paste) (?:the )?(?:full )?(?:content|contents|text)\b",
        "^section:40 ^prompt:20", 120,
-       gate="instruction|system describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
+       gate="describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
        starts="instruction|system"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
