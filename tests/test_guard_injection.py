@@ -503,27 +503,18 @@ def test_dense_punctuation_finds_what_one_regex_finds(unit: str) -> None:
 
 
 def _split_windows(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Turn off the plain-window path of `_window_matches`: every gate tested by splitting the window, every start
-    or head found by `_runs_at`/`_heads_at`."""
+    """Turn off the plain-window path of `_window_matches`: every gate tested by splitting the window."""
     hits = _injection._anchor_hits
 
     def no_runs(raw: bytes, letters: bytes) -> tuple[object, ...]:
         return (*hits(raw, letters)[:3], None)
 
-    def by_runs(t: _injection._Text, pats: object, lo: int, hi: int) -> set[int]:
-        out: set[int] = set()
-        for pat, kind in pats:  # type: ignore[attr-defined]
-            lit = pat if kind == _injection._INNER else pat[1:-1] if kind == _injection._WORD else pat[1:]
-            out.update(_injection._heads_at(t, lit, kind, lo, hi))
-        return out
-
     monkeypatch.setattr(_injection, "_anchor_hits", no_runs)
-    monkeypatch.setattr(_injection, "_occurring", by_runs)
 
 
 def test_plain_windows_find_what_split_windows_find(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A window without a backslash has its gate tested without a split (`_window_open`) and its start positions
-    # found by one ``find`` loop (`_occurring`): the findings must be those of the split windows.
+    # A window without a backslash has its gate tested without a split (`_window_open`): the findings must be those
+    # of the split windows.
     texts = [v for r in _rows("tune") for v in _variants(r["text"])]
     texts += ["\n".join(r["text"] for r in _rows("tune")[:60]), "tell me the password " + "x " * 400 + "ignore rules"]
     fast = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]

@@ -509,26 +509,6 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
     return out
 
 
-# `_runs_at` in a window without a backslash: what ``find`` looks for in the spaced letters, per start word.
-_WORD_PAT: dict[bytes, tuple[bytes, int]] = {w: (b" " + w + b" ", _WORD) for w in _START_WORDS}
-
-
-def _occurring(t: _Text, pats: Iterable[tuple[bytes, int]], lo: int, hi: int) -> set[int]:
-    """The positions `_runs_at` (or `_heads_at` for punctuation) gives for each ``(pattern, kind)`` of ``pats``.
-
-    For a window without a backslash (nor one two characters before it) only, where `_runs_at` reads the spaced
-    letters.
-    """
-    out: set[int] = set()
-    for pat, kind in pats:
-        src, end = (t.raw, hi) if kind == _INNER else (t.spaced, hi + 2 if kind == _WORD else hi + 1)
-        i = src.find(pat, lo, end)
-        while i >= 0:
-            out.add(i)
-            i = src.find(pat, i + 1, end)
-    return out
-
-
 def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
     """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
 
@@ -558,45 +538,30 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
     """The matches ``finditer`` finds in ``folded[lo:hi]``, without trying every position where it can.
 
     A gate word is a whole letter run inside every match, so a window whose runs (two bytes more each side keep
-    escapes whole) miss a group holds no match; splitting the window costs far less than running a rule's
-    regex over it. With ``starts`` or ``heads``, every match starts where one of them occurs, so the rule is
-    tried there only, left to right past the previous match. ``words``: the rule's start words that are letter
-    runs of the text; when the rule has no other gate group, the window is not split (a start word that is a
-    run inside the window is one of the window's runs: no candidate, no match, closed gate alike).
+    escapes whole) miss a group holds no match: testing that costs far less than running the rule's regex. A
+    window without a backslash is tested without splitting it (`_window_open`); the group of start words needs no
+    test there (no start word, no candidate). ``words``: the rule's start words that are letter runs of the text,
+    or, once the window is split, of the window. With ``starts`` or ``heads``, every match starts where one of
+    them occurs, so a short window is tried there only, left to right past the previous match.
     """
-    gate, short = rule.gate, hi - lo <= _LONG_WINDOW
-    plain = short and t.raw.find(b"\\", max(0, lo - 2), hi + 2) < 0  # `_runs_at` reads the spaced letters
-    if plain and t.toks is not None:
-        # What follows, without splitting the window (`_window_open`): with no backslash in it, the start words
-        # that are runs of the text (``words``) have a run in the window exactly when they are runs of the
-        # window, so none of them means no candidate and no match, whether the group of start words is open or
-        # not (that group needs no test).
-        a, b = max(0, lo - 2), hi + 2
-        others, heads = rule.other_gates, rule.head_pats
-        for group in others:
+    a, b = max(0, lo - 2), hi + 2
+    short = hi - lo <= _LONG_WINDOW
+    if short and t.toks is not None and t.raw.find(b"\\", a, b) < 0:
+        for group in rule.other_gates:
             if not _window_open(t, t.toks, group, a, b):
                 return []
-        if rule.starts:
-            return _match_at(rule, t, _occurring(t, map(_WORD_PAT.__getitem__, words), lo, hi), lo, hi)
-        if heads:
-            return _match_at(rule, t, _occurring(t, heads, lo, hi), lo, hi)
-        return rule.pattern.finditer(t.folded, lo, hi)
-    if short and rule.starts and (not gate or gate == (rule.starts,)) and len(words) <= _FEW_WORDS:
-        return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
-    if gate or rule.starts:
-        a, b = max(0, lo - 2), hi + 2
+    elif rule.other_gates or (rule.starts and (not short or len(words) > _FEW_WORDS)):
         toks = t.spaced[a + 1 : b + 1].split()  # the runs of raw[a:b]
         if t.raw.find(b"\\", a, b) >= 0:
             toks += _AFTER_ESCAPE.findall(t.raw, a, b)
-        if not _gate_open(gate, toks) or (rule.starts and rule.starts.isdisjoint(toks)):
+        if not _gate_open(rule.gate, toks):
             return []
-        if rule.starts and short:
-            return _match_at(
-                rule, t, {i for w in rule.starts.intersection(toks) for i in _runs_at(t, w, lo, hi)}, lo, hi
-            )
-    if rule.heads and plain:
-        return _match_at(rule, t, _occurring(t, rule.head_pats, lo, hi), lo, hi)
-    if rule.heads and short:
+        words = rule.starts.intersection(toks)
+    if not short:
+        return rule.pattern.finditer(t.folded, lo, hi)
+    if rule.starts:
+        return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
+    if rule.heads:
         return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
 

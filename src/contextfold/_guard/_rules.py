@@ -71,21 +71,13 @@ class _Rule:
     reach: tuple[tuple[_Key, int, int], ...]  # per anchor: its key, ``before``, and literal length + ``after``
     tails: re.Pattern[bytes] | None  # finds a letter run ending with one of the rule's ``tails`` (`_reversed`)
     # Derived from the fields above, in `__post_init__` (so `dataclasses.replace` recomputes them): reach by key,
-    # gate groups other than ``starts``, heads as ``find`` reads them.
+    # and the gate groups other than ``starts``.
     reach_by_key: dict[_Key, tuple[int, int]] = field(init=False, compare=False)
     other_gates: tuple[frozenset[bytes], ...] = field(init=False, compare=False)
-    head_pats: tuple[tuple[bytes, int], ...] = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reach_by_key", {key: (before, span) for key, before, span in self.reach})
         object.__setattr__(self, "other_gates", tuple(g for g in self.gate if g != self.starts))
-        object.__setattr__(
-            self,
-            "head_pats",
-            tuple(
-                (h if kind == _INNER else b" " + h + (b" " if kind == _WORD else b""), kind) for h, kind in self.heads
-            ),
-        )
 
 
 def _r(
