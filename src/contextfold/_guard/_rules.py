@@ -80,6 +80,12 @@ class _Rule:
         object.__setattr__(self, "other_gates", tuple(g for g in self.gate if g != self.starts))
 
 
+def _literal(word: str) -> tuple[int, str]:
+    """An anchor's or head's kind ("=word": whole letter run, "^stem": run starting with it, else anywhere) and text."""
+    kind = _WORD if word.startswith("=") else _START if word.startswith("^") else _INNER
+    return kind, word.lstrip("^=")
+
+
 def _r(
     rule_id: str,
     category: Category,
@@ -94,10 +100,10 @@ def _r(
 ) -> _Rule:
     parsed: list[tuple[bytes, int, int]] = []
     for word in anchors.split():
-        kind = _WORD if word.startswith("=") else _START if word.startswith("^") else _INNER
-        lit, sep, before = word.lstrip("^=").rpartition(":")
+        kind, bare = _literal(word)
+        lit, sep, before = bare.rpartition(":")
         if not (sep and before.isdigit()):
-            lit, before = word.lstrip("^="), "0"
+            lit, before = bare, "0"
         if kind != _INNER and not re.fullmatch(r"[a-z]+", lit):
             raise ValueError(f"{rule_id}: word anchor {lit!r} must be letters")
         parsed.append((lit.encode("ascii"), int(before), kind))
@@ -108,8 +114,8 @@ def _r(
         groups += (first,)
     lits: list[tuple[bytes, int]] = []
     for head in filter(None, heads.split("|")):
-        kind = _WORD if head.startswith("=") else _START if head.startswith("^") else _INNER
-        text = head.lstrip("^=").encode("ascii")
+        kind, bare = _literal(head)
+        text = bare.encode("ascii")
         if not text or (kind == _INNER) == bool(re.fullmatch(rb"[a-z]+", text)):
             raise ValueError(f"{rule_id}: head {head!r} must be =word, ^stem or punctuation")
         lits.append((text, kind))
