@@ -32,9 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from contextfold._calibrated import CalibratedCounter
 from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolResultBlock, ToolSpec
-from contextfold._tokens import BytesCounter, TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._tokens._calibrated import CalibratedCounter
+from contextfold._tokens._counting import BytesCounter, TokenCounter, TokenTally, count_messages, count_tools
 
 HERE = Path(__file__).resolve().parent
 BENCH = HERE.parent.parent / "shared" / "bench"
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ref = next((name for name in times if name.startswith("agentscope")), impls[0][0])
     exact = None
     try:
-        from contextfold._exact_tokens import TiktokenCounter
+        from contextfold._tokens._exact import TiktokenCounter
 
         exact = count_messages(TiktokenCounter("o200k_base"), [to_message(m) for m in session])
     except Exception as exc:  # the tiktoken extra is optional here

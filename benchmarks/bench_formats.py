@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from contextfold._formats import messages_to_anthropic, messages_to_openai, openai_to_messages
-from contextfold._transcript import dump_transcripts, load_transcripts
+from contextfold._formats._transcript import dump_transcripts, load_transcripts
 
 HARNESS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "agentscope_bench.py"
 

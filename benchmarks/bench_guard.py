@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from contextfold._guard import Fence, redact_secrets, scan_injection
-from contextfold._tokens import BytesCounter
+from contextfold._tokens._counting import BytesCounter
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "guard"
 
@@ -103,7 +103,7 @@ def main() -> None:
     fence = Fence()
     counters: list[tuple[str, object]] = [("BytesCounter", BytesCounter())]
     try:
-        from contextfold._counters import make_counter
+        from contextfold._tokens._factory import make_counter
 
         counters.append(("make_counter() default", make_counter()))
     except ImportError:

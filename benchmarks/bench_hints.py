@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from contextfold._hints import ContextUsage, inject_hint, plan_hint
-from contextfold._layers import SystemPromptBuilder, discover
 from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from contextfold._runtime._hints import ContextUsage, inject_hint, plan_hint
+from contextfold._runtime._layers import SystemPromptBuilder, discover
 
 NOW = datetime(2025, 3, 1, 9, 30, tzinfo=ZoneInfo("Europe/Berlin"))
 

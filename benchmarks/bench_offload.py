@@ -12,10 +12,10 @@ import time
 import tracemalloc
 
 from contextfold._messages import TextBlock, ToolResultBlock
-from contextfold._readback import read_offloaded
-from contextfold._split import offload_oversized_result, split_tool_result
-from contextfold._tokens import BytesCounter
-from contextfold._workspace import LocalWorkspace
+from contextfold._tokens._counting import BytesCounter
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._readback import read_offloaded
+from contextfold._workspace._split import offload_oversized_result, split_tool_result
 
 MB = 1024 * 1024
 LINE = "2025-01-31T12:00:00Z INFO worker-07 processed request id=0123456789 status=200 bytes=4096\n"

@@ -39,14 +39,14 @@ from typing import Any
 
 from contextfold._config import ContextConfig
 from contextfold._context import Context
-from contextfold._counters import make_counter
-from contextfold._digest_strategy import DigestStrategy
 from contextfold._errors import BudgetError
 from contextfold._formats import render, to_canonical
-from contextfold._ledger import LEDGER_HEADER, _ids, extract_facts
 from contextfold._messages import Message, ToolSpec, iter_text
-from contextfold._plan import is_summary_message
-from contextfold._tiered import TieredCompaction
+from contextfold._tokens._factory import make_counter
+from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold.compaction._ledger import LEDGER_HEADER, _ids, extract_facts
+from contextfold.compaction._plan import is_summary_message
+from contextfold.compaction._tiered import TieredCompaction
 
 PATH_RE = re.compile(r"(?:/[\w.-]+){2,}\.\w{1,5}\b")
 CORPUS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "corpus", "dev")

@@ -51,12 +51,12 @@ from benchmarks.contextfold_adapter import (
 
 from contextfold._config import ContextConfig
 from contextfold._context import Context
-from contextfold._counters import make_counter
 from contextfold._formats import render
+from contextfold._formats._transcript import load_transcripts
+from contextfold._formats._validate import validate
 from contextfold._messages import Message
-from contextfold._tokens import count_messages, count_tools
-from contextfold._transcript import load_transcripts
-from contextfold._validate import validate
+from contextfold._tokens._counting import count_messages, count_tools
+from contextfold._tokens._factory import make_counter
 
 HARNESS = "/work/shared/bench/agentscope_bench.py"
 CORPUS = "/work/shared/corpus/dev"

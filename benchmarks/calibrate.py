@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-import contextfold._calibrated as cal
-from contextfold._calibrated import CLASS_UNITS, FEATURES, estimate_tokens, text_features
-from contextfold._exact_tokens import load_tiktoken_encoding
+import contextfold._tokens._calibrated as cal
+from contextfold._tokens._calibrated import CLASS_UNITS, FEATURES, estimate_tokens, text_features
+from contextfold._tokens._exact import load_tiktoken_encoding
 
 HERE = Path(__file__).resolve().parent
 SHARED = HERE.parent.parent / "shared" / "corpus"

@@ -38,20 +38,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from contextfold._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE
 from contextfold._cli._compact import compact_transcript
-from contextfold._codec import messages_to_jsonl
 from contextfold._config import ContextConfig
 from contextfold._context import REATTACHED_META_VALUE, CompactionReport
-from contextfold._counters import make_counter
 from contextfold._formats import render
+from contextfold._formats._transcript import Transcript, load_transcripts
+from contextfold._formats._validate import validate
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
-from contextfold._offload import OffloadRef
-from contextfold._plan import PLACEHOLDER_META_VALUE
-from contextfold._tokens import count_messages, count_tools
-from contextfold._transcript import Transcript, load_transcripts
-from contextfold._validate import validate
-from contextfold._workspace import LocalWorkspace
+from contextfold._tokens._counting import count_messages, count_tools
+from contextfold._tokens._factory import make_counter
+from contextfold._workspace._codec import messages_to_jsonl
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._offload import OffloadRef
+from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE
+from contextfold.compaction._plan import PLACEHOLDER_META_VALUE
 
 CORPUS = "/work/shared/corpus/dev"
 PROVIDERS = ("openai", "anthropic")

@@ -60,8 +60,8 @@ import asyncio, hashlib, json, sys
 from datetime import datetime, timedelta, timezone
 import agentscope_bench as harness
 import benchmarks.contextfold_adapter as adapters
-from contextfold._codec import message_to_json_bytes
-from contextfold._hints import FixedClock
+from contextfold._workspace._codec import message_to_json_bytes
+from contextfold._runtime._hints import FixedClock
 args = harness.parse_args(["--replay-sizes", "2000"])
 session = harness.make_session(2000)
 digest = hashlib.sha256()

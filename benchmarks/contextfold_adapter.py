@@ -38,16 +38,16 @@ from datetime import UTC, datetime
 from typing import Any
 
 import contextfold
-from contextfold._codec import messages_to_jsonl_chunks
 from contextfold._config import ContextConfig
 from contextfold._context import Context, Prepared
-from contextfold._counters import make_counter
 from contextfold._formats import tools_from
-from contextfold._hints import HintConfig
 from contextfold._messages import DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, ToolSpec
-from contextfold._offload import Offloader, OffloadRef
-from contextfold._tokens import TokenCounter
-from contextfold._workspace import LocalWorkspace
+from contextfold._runtime._hints import HintConfig
+from contextfold._tokens._counting import TokenCounter
+from contextfold._tokens._factory import make_counter
+from contextfold._workspace._codec import messages_to_jsonl_chunks
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._offload import Offloader, OffloadRef
 
 __all__ = [
     "Adapter",
@@ -254,8 +254,8 @@ class Adapter:
         self.model: FakeSummaryModel | None = None
         self.strategy: Any = None
         if self.structured:
-            from contextfold._structured_strategy import StructuredStrategy
-            from contextfold._summary import StructuredSummarizer
+            from contextfold.compaction._structured_strategy import StructuredStrategy
+            from contextfold.compaction._summary import StructuredSummarizer
 
             self.model = FakeSummaryModel(
                 self.counter.inner,
@@ -271,7 +271,7 @@ class Adapter:
             )
             self.strategy = StructuredStrategy(summarizer)
         elif not self.ledger:
-            from contextfold._digest_strategy import DigestStrategy
+            from contextfold.compaction._digest_strategy import DigestStrategy
 
             self.strategy = DigestStrategy(ledger_share=0)
         self.compressions = 0

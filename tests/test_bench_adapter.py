@@ -57,7 +57,7 @@ def test_replay_contexts_are_provider_valid(harness: ModuleType) -> None:
     from benchmarks.contextfold_adapter import Adapter
 
     from contextfold._formats import render
-    from contextfold._validate import validate
+    from contextfold._formats._validate import validate
 
     async def run() -> tuple[int, int]:
         ad = Adapter()

@@ -18,12 +18,12 @@ from contextfold import (
 )
 from contextfold._config import ContextConfig
 from contextfold._context import Context, ContextEvent
-from contextfold._groups import orphan_results, unanswered_calls
-from contextfold._hints import FixedClock
-from contextfold._read_cache import ReadCache
-from contextfold._structured_strategy import StructuredStrategy
-from contextfold._summary import SUMMARY_FIELDS, StructuredSummarizer
-from contextfold._workspace import LocalWorkspace
+from contextfold._runtime._hints import FixedClock
+from contextfold._runtime._read_cache import ReadCache
+from contextfold._workspace._local import LocalWorkspace
+from contextfold.compaction._groups import orphan_results, unanswered_calls
+from contextfold.compaction._structured_strategy import StructuredStrategy
+from contextfold.compaction._summary import SUMMARY_FIELDS, StructuredSummarizer
 from contextfold.testing import ScriptedSummaryModel
 from conversation_gen import conversations
 

@@ -5,9 +5,9 @@ import pytest
 from contextfold import BytesCounter, InputError, Message, ToolCallBlock
 from contextfold._config import ContextConfig
 from contextfold._context import Context
-from contextfold._groups import orphan_results
-from contextfold._hints import Task
-from contextfold._layers import SystemPromptBuilder
+from contextfold._runtime._hints import Task
+from contextfold._runtime._layers import SystemPromptBuilder
+from contextfold.compaction._groups import orphan_results
 
 C = BytesCounter()
 

@@ -7,11 +7,11 @@ strategies), `contextfold.models` (model adapters) and `contextfold.testing`
 HTTP client, and prints nothing.
 """
 
-from contextfold._agent import Agent, AgentEvent, AgentResult
-from contextfold._calibrated import CalibratedCounter
+from contextfold._agent._loop import Agent, AgentEvent, AgentResult
+from contextfold._agent._replay import ReplayModel, ReplayTools, replay
+from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
 from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
-from contextfold._counters import make_counter
 from contextfold._errors import (
     BudgetError,
     ConfigError,
@@ -24,7 +24,6 @@ from contextfold._errors import (
     UnknownFormatError,
     WorkspaceError,
 )
-from contextfold._exact_tokens import HFCounter, TiktokenCounter
 from contextfold._formats import (
     ProviderName,
     anthropic_to_messages,
@@ -39,6 +38,14 @@ from contextfold._formats import (
     tools_to_anthropic,
     tools_to_openai,
 )
+from contextfold._formats._transcript import (
+    Transcript,
+    dump_transcripts,
+    load_transcript,
+    load_transcripts,
+    parse_transcripts,
+)
+from contextfold._formats._validate import Problem, validate
 from contextfold._guard import (
     Fence,
     Finding,
@@ -51,8 +58,6 @@ from contextfold._guard import (
     sanitize_tool_output,
     scan_injection,
 )
-from contextfold._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
-from contextfold._layers import DiscoveredLayers, SystemPromptBuilder, discover
 from contextfold._messages import (
     Block,
     DataBlock,
@@ -66,13 +71,10 @@ from contextfold._messages import (
     ToolResultBlock,
     ToolSpec,
 )
-from contextfold._offload import Offloader, OffloadRef
-from contextfold._plan import CompactionPlan, CompactionStrategy
-from contextfold._read_cache import ReadCache
-from contextfold._readback import bind_readback_tools, read_offloaded, search_offloaded
-from contextfold._replay import ReplayModel, ReplayTools, replay
-from contextfold._split import offload_oversized_result, split_tool_result
-from contextfold._steering import (
+from contextfold._runtime._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
+from contextfold._runtime._layers import DiscoveredLayers, SystemPromptBuilder, discover
+from contextfold._runtime._read_cache import ReadCache
+from contextfold._runtime._steering import (
     Cancel,
     ChannelFullError,
     FollowUp,
@@ -82,12 +84,23 @@ from contextfold._steering import (
     SystemReminder,
     apply_steering,
 )
-from contextfold._summary import StructuredSummarizer, StructuredSummary, SummaryModel
-from contextfold._tokens import MEDIA_TOKENS, BytesCounter, TokenCounter, TokenTally, count_messages, count_tools
-from contextfold._tools import Tool, Toolbox, ToolError, tool
-from contextfold._transcript import Transcript, dump_transcripts, load_transcript, load_transcripts, parse_transcripts
-from contextfold._validate import Problem, validate
-from contextfold._workspace import LocalWorkspace
+from contextfold._tokens._calibrated import CalibratedCounter
+from contextfold._tokens._counting import (
+    MEDIA_TOKENS,
+    BytesCounter,
+    TokenCounter,
+    TokenTally,
+    count_messages,
+    count_tools,
+)
+from contextfold._tokens._exact import HFCounter, TiktokenCounter
+from contextfold._tokens._factory import make_counter
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._offload import Offloader, OffloadRef
+from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
+from contextfold._workspace._split import offload_oversized_result, split_tool_result
+from contextfold.compaction._plan import CompactionPlan, CompactionStrategy
+from contextfold.compaction._summary import StructuredSummarizer, StructuredSummary, SummaryModel
 
 __version__ = "0.1.0"
 

@@ -34,12 +34,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
 
-from contextfold._boundaries import SUMMARY_META_KEY, last_user_index
 from contextfold._config import ContextConfig
-from contextfold._digest_strategy import DigestStrategy, leading_system_count
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
-from contextfold._groups import pending_tail
-from contextfold._hints import (
+from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
+from contextfold._runtime._hints import (
     Clock,
     HintConfig,
     HintScanner,
@@ -47,14 +45,16 @@ from contextfold._hints import (
     Task,
     inject_hint,
 )
-from contextfold._layers import PromptFile, SystemPromptBuilder
-from contextfold._loop_guard import LoopGuard, floor_error
-from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
-from contextfold._offload import Offloader, OffloadRef
-from contextfold._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
-from contextfold._read_cache import ReadCache
-from contextfold._split import offload_oversized_result
-from contextfold._tokens import TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._runtime._layers import PromptFile, SystemPromptBuilder
+from contextfold._runtime._read_cache import ReadCache
+from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._workspace._offload import Offloader, OffloadRef
+from contextfold._workspace._split import offload_oversized_result
+from contextfold.compaction._boundaries import SUMMARY_META_KEY, last_user_index
+from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
+from contextfold.compaction._groups import pending_tail
+from contextfold.compaction._loop_guard import LoopGuard, floor_error
+from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
@@ -170,7 +170,7 @@ class Context:
         elif window is not None and window != config.window:
             raise ConfigError(f"Context: window={window} disagrees with config.window={config.window}")
         if counter is None:
-            from contextfold._counters import make_counter
+            from contextfold._tokens._factory import make_counter
 
             counter = make_counter()
         self.config = config

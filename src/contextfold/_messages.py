@@ -3,7 +3,7 @@
 Provider formats (OpenAI chat completions, Anthropic messages) are converted to
 and from this model at the edges. Messages and blocks are frozen so that a token
 count computed once for a message stays valid: counters cache it on the
-message itself (see `contextfold._tokens`).
+message itself (see `contextfold._tokens._counting`).
 
 Every block has a literal ``kind`` tag used on the wire (never the class name)
 and a ``meta`` mapping that carries provider details we do not interpret but

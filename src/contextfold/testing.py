@@ -11,8 +11,8 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from contextfold._hints import FixedClock
 from contextfold._messages import Message
+from contextfold._runtime._hints import FixedClock
 
 __all__ = ["FixedClock", "FunctionSummaryModel", "ScriptedSummaryModel"]
 

@@ -31,13 +31,13 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._tokens import MEDIA_TOKENS, TokenCounter, count_messages
+from contextfold._tokens._counting import MEDIA_TOKENS, TokenCounter, count_messages
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
     from contextfold._cli import CLIContext
-    from contextfold._transcript import Transcript
+    from contextfold._formats._transcript import Transcript
 
 __all__ = [
     "BLOCK_KINDS",
@@ -98,7 +98,7 @@ def add_counter_argument(parser: argparse.ArgumentParser) -> None:
 
 def counter_from_args(args: argparse.Namespace) -> TokenCounter:
     """Build the counter named by ``--counter``; a bad spec raises `ConfigError` (one line, exit 2)."""
-    from contextfold._counters import make_counter
+    from contextfold._tokens._factory import make_counter
 
     return make_counter(args.counter)
 
@@ -122,7 +122,7 @@ def select_conversations(transcripts: Sequence[Transcript], spec: str | None, so
 
 def load_selected(ctx: CLIContext, reporter: ProgressReporter) -> list[Transcript]:
     """Read FILE and apply ``--conversation``; every kind of bad input raises `InputError`."""
-    from contextfold._transcript import load_transcripts
+    from contextfold._formats._transcript import load_transcripts
 
     path: str = ctx.args.file
     with reporter.task(f"reading {path}", total=None):

@@ -21,10 +21,10 @@ from contextfold._cli._common import add_counter_argument, counter_from_args, se
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
 from contextfold._errors import ConfigError, InputError
-from contextfold._offload import OffloadRef
-from contextfold._tokens import TokenCounter, count_messages, count_tools
-from contextfold._transcript import Transcript, dump_transcripts, load_transcripts, write_text_atomic
-from contextfold._workspace import LocalWorkspace
+from contextfold._formats._transcript import Transcript, dump_transcripts, load_transcripts, write_text_atomic
+from contextfold._tokens._counting import TokenCounter, count_messages, count_tools
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._offload import OffloadRef
 
 __all__ = ["register"]
 
@@ -88,20 +88,20 @@ def _output_path(args: argparse.Namespace) -> Path:
 
 
 def _strategy(args: argparse.Namespace, counter: TokenCounter, window: int) -> Any:
-    from contextfold._tiered import TieredCompaction
+    from contextfold.compaction._tiered import TieredCompaction
 
     if args.strategy in (None, "digest"):
         if args.model:
             raise ConfigError("--model is only used with --strategy structured or tiered")
-        from contextfold._digest_strategy import DigestStrategy
+        from contextfold.compaction._digest_strategy import DigestStrategy
 
         return DigestStrategy()
     if args.strategy == "tiered" and not args.model:
         return TieredCompaction()
     if not args.model:
         raise ConfigError("--strategy structured needs --model openai:NAME or anthropic:NAME")
-    from contextfold._structured_strategy import StructuredStrategy
-    from contextfold._summary import StructuredSummarizer
+    from contextfold.compaction._structured_strategy import StructuredStrategy
+    from contextfold.compaction._summary import StructuredSummarizer
     from contextfold.models import model_from_spec
 
     model = model_from_spec(args.model, base_url=args.base_url)

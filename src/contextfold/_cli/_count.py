@@ -25,13 +25,13 @@ from contextfold._cli._common import (
     message_breakdown,
     write_json,
 )
-from contextfold._tokens import TokenCounter
+from contextfold._tokens._counting import TokenCounter
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from contextfold._cli import CLIContext
-    from contextfold._transcript import Transcript
+    from contextfold._formats._transcript import Transcript
 
 __all__ = ["count_transcript", "register"]
 

@@ -26,19 +26,19 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._agent import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
+from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
+from contextfold._agent._replay import END_OF_RECORDING, ReplayModel, ReplayTools, replay
 from contextfold._cli import EXIT_OK, CLIContext
 from contextfold._cli._common import write_json
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
 from contextfold._errors import ConfigError, InputError
+from contextfold._formats._transcript import Transcript, load_transcripts, parse_transcripts, pick_conversation
+from contextfold._formats._validate import validate
 from contextfold._messages import Message, ToolSpec
-from contextfold._offload import OffloadRef
-from contextfold._replay import END_OF_RECORDING, ReplayModel, ReplayTools, replay
-from contextfold._tokens import BytesCounter, TokenCounter, count_tools
-from contextfold._transcript import Transcript, load_transcripts, parse_transcripts, pick_conversation
-from contextfold._validate import validate
-from contextfold._workspace import LocalWorkspace
+from contextfold._tokens._counting import BytesCounter, TokenCounter, count_tools
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._offload import OffloadRef
 from contextfold.models._base import ModelResponse, StreamHandler
 
 if TYPE_CHECKING:

@@ -27,15 +27,15 @@ from contextfold._cli._common import (
     write_json,
 )
 from contextfold._errors import InputError, MissingExtraError
+from contextfold._formats._validate import validate
 from contextfold._messages import DataBlock, Message, TextBlock
-from contextfold._tokens import TokenCounter
-from contextfold._validate import validate
+from contextfold._tokens._counting import TokenCounter
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from contextfold._cli import CLIContext
-    from contextfold._transcript import Transcript
+    from contextfold._formats._transcript import Transcript
 
 __all__ = ["DEFAULT_WINDOW", "TRIGGER", "inspect_transcript", "register"]
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from contextfold._cli._common import add_counter_argument, counter_from_args, write_json
 from contextfold._errors import InputError
-from contextfold._layers import PromptFile, SystemPromptBuilder, discover
+from contextfold._runtime._layers import PromptFile, SystemPromptBuilder, discover
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
 
 def prompt_report(directory: str, base: str, extras: list[str], counter_spec: str) -> dict[str, Any]:
     """The ``--json`` object: the prompt, its size and hash, each layer and each skipped file."""
-    from contextfold._counters import make_counter
+    from contextfold._tokens._factory import make_counter
 
     counter = make_counter(counter_spec)
     layers = discover(directory)

@@ -19,7 +19,7 @@ from contextfold._cli._common import (
     load_selected,
     write_json,
 )
-from contextfold._validate import Problem, validate
+from contextfold._formats._validate import Problem, validate
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contextfold._errors import InputError
-from contextfold._offload import OffloadRef
-from contextfold._workspace import INDEX_NAME, LocalWorkspace
+from contextfold._workspace._local import INDEX_NAME, LocalWorkspace
+from contextfold._workspace._offload import OffloadRef
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -126,7 +126,7 @@ def _show(ctx: CLIContext) -> int:
 def _print_messages(console: Any, messages: list[Any]) -> None:
     from rich.rule import Rule
 
-    from contextfold._codec import block_to_dict
+    from contextfold._workspace._codec import block_to_dict
 
     for i, message in enumerate(messages):
         title = f"[{i}] {message.role}" + (f" ({message.name})" if message.name else "")

@@ -1,44 +1,4 @@
-"""Compaction strategies: one small class per strategy behind one interface, plus a pipeline and a no-op.
+"""Alias of `contextfold.compaction`, kept so earlier imports keep working."""
 
-A strategy answers *what* to compact (`CompactionStrategy.plan` returns a
-`CompactionPlan` or ``None``); the `Context` decides *when*, archives and
-applies. Every class here is usable alone or as a tier of `TieredCompaction`:
-
-- `DedupeFileReads`: older reads of a file re-read later become placeholders.
-- `ClearToolResults`: old tool output becomes a placeholder naming the archived copy.
-- `DigestStrategy`: the model-free extractive summary, with the facts ledger.
-- `StructuredStrategy`: the five-field summary written by a model (digest fallback).
-- `TieredCompaction`: the above, cheapest first, until the context is below the target.
-- `NoCompaction`: never compacts.
-
-`Ledger`/`Fact` are the facts ledger attached to every summary; `LoopGuard`
-says when an automatic compaction counts as done.
-"""
-
-from contextfold._clear_results import ClearToolResults
-from contextfold._dedupe_reads import DedupeFileReads, read_key
-from contextfold._digest_strategy import DigestStrategy
-from contextfold._ledger import Fact, FactKind, Ledger, extract_facts, parse_ledger
-from contextfold._loop_guard import LoopGuard
-from contextfold._plan import CompactionPlan, CompactionStrategy, NoCompaction, Replacement
-from contextfold._structured_strategy import StructuredStrategy
-from contextfold._tiered import TieredCompaction
-
-__all__ = [
-    "ClearToolResults",
-    "CompactionPlan",
-    "CompactionStrategy",
-    "DedupeFileReads",
-    "DigestStrategy",
-    "Fact",
-    "FactKind",
-    "Ledger",
-    "LoopGuard",
-    "NoCompaction",
-    "Replacement",
-    "StructuredStrategy",
-    "TieredCompaction",
-    "extract_facts",
-    "parse_ledger",
-    "read_key",
-]
+from contextfold.compaction import *  # noqa: F403
+from contextfold.compaction import __all__ as __all__

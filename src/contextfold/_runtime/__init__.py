@@ -1,0 +1,1 @@
+"""Runtime state around the model call: hints, system-prompt layers, steering, the read cache."""

@@ -1,0 +1,1 @@
+"""Token counting: the counter protocol, the bytes and calibrated estimates, exact tokenizers, the counter factory."""

@@ -1,0 +1,1 @@
+"""The workspace: where offloaded content lives (offloader protocol, local workspace, codec, split, read-back)."""

@@ -1,0 +1,173 @@
+"""`DigestStrategy`: the embedded, model-free compaction strategy.
+
+It finds a safe boundary (`find_boundary`), digests the older part with
+fidelity tiers (`build_digest`) into what is left of the budget (at most
+``summary_ratio`` of it), and returns a `CompactionPlan`. Leading system
+messages are the prompt and are never compacted; if they alone do not fit
+the budget, it raises `ContextOverflowError` naming that floor.
+
+The facts ledger (`contextfold.compaction._ledger`) of the compacted part is attached
+after the digest, verbatim; it may take up to ``ledger_share`` (0.9) of the
+summary's tokens, and what it leaves unused goes to the digest: when room is
+tight, facts are kept before prose. When the cap still cuts facts (a large
+latest turn, kept verbatim by invariant 4, leaves little room), the facts it
+cut ride along in the summary's meta (`OVERFLOW_META_KEY`, never sent) and
+the next compaction, with more room, brings them back. The room set aside
+for the ledger before the cut is chosen is estimated from cached per-line
+costs (`ledger_size`), without building a ledger of the whole history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from contextfold._config import ContextConfig
+from contextfold._errors import ConfigError, ContextOverflowError
+from contextfold._messages import Message
+from contextfold._tokens._counting import TokenCounter, count_messages
+from contextfold.compaction._boundaries import DEFAULT_RULES, CutRule, find_boundary
+from contextfold.compaction._digest import build_digest
+from contextfold.compaction._groups import call_names, pending_tail
+from contextfold.compaction._ledger import OVERFLOW_META_KEY, ledger_size, ledger_with_overflow
+from contextfold.compaction._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
+
+__all__ = ["DigestStrategy", "leading_system_count"]
+
+
+def leading_system_count(messages: Sequence[Message]) -> int:
+    """Number of system messages at the start: the prompt, which compaction never touches."""
+    count = 0
+    for message in messages:
+        if message.role != "system":
+            break
+        count += 1
+    return count
+
+
+class DigestStrategy:
+    """Compact the older part into an extractive digest; keep the recent part verbatim.
+
+    ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
+    rules the boundary must satisfy (tool pairing and thinking by default);
+    ``ledger_share`` is the share of the summary the facts ledger may take
+    (0 turns the ledger off).
+    """
+
+    name = "digest"
+
+    def __init__(
+        self,
+        *,
+        truncate_chars: int = 400,
+        rules: Sequence[CutRule] = DEFAULT_RULES,
+        ledger_share: float = 0.9,
+    ) -> None:
+        if truncate_chars < 16:
+            raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
+        if not 0 <= ledger_share <= 1:
+            raise ConfigError(f"DigestStrategy.ledger_share: must be between 0 and 1 (got {ledger_share})")
+        self.truncate_chars = truncate_chars
+        self.rules = tuple(rules)
+        self.ledger_share = ledger_share
+
+    def plan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        """Plan a digest compaction of ``messages``; ``None`` when nothing can be compacted."""
+        lo = leading_system_count(messages)
+        counts = [count_messages(counter, (m,)) for m in messages]
+        budget = config.budget
+        system = sum(counts[:lo])
+        overhead = count_messages(counter, (summary_message("", count=len(messages), archive_ref=None),))
+        overhead += ARCHIVE_REF_TOKENS
+        if system + overhead > budget:
+            raise ContextOverflowError(
+                f"the system prompt alone takes {system} tokens; with the summary header that exceeds "
+                f"the budget of {budget} tokens (window {config.window})",
+                floor={"system": system},
+                budget=budget,
+            )
+        kept_limit = budget - system - overhead
+        # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
+        cap = int(config.summary_tokens * self.ledger_share)
+        reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
+        if reserve >= kept_limit // 2:
+            reserve = 0
+        # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
+        # reserve leaves that turn out, halve it until the turn fits, and drop it last.
+        boundary = None
+        for room in dict.fromkeys((reserve, reserve // 2, reserve // 4, 0)):
+            found = find_boundary(
+                messages,
+                counts,
+                counter=counter,
+                lo=lo,
+                reserve_tokens=config.reserve_tokens,
+                min_recent=config.min_recent_messages,
+                recent_cap=config.recent_cap_tokens,
+                kept_limit=kept_limit - room,
+                rules=self.rules,
+            )
+            if found is not None and (boundary is None or found.protected):
+                boundary = found
+            if boundary is not None and boundary.protected:
+                break
+        if boundary is None:
+            pending = pending_tail(messages[lo:])
+            turn = sum(counts[lo + pending :]) if pending is not None else 0
+            raise ContextOverflowError(
+                f"the system prompt ({system} tokens) and the running tool calls ({turn} tokens) "
+                f"cannot be compacted and exceed the budget of {budget} tokens (window {config.window})",
+                floor={"system": system, "current_turn": turn},
+                budget=budget,
+            )
+        if boundary.cut == lo and boundary.split is None:
+            return None
+        end = boundary.compacted_end
+        older: list[Message] = list(messages[lo:end])
+        if boundary.split is not None:
+            older.append(boundary.split.head)
+        target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
+        ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
+        names = call_names(messages)
+        plan: CompactionPlan | None = None
+        built: tuple[int, str, tuple[str, ...]] | None = None  # (cap, ledger, overflow): rebuilt only if the cap moves
+        # A content-aware counter is not additive: the summary message may count a little more than its parts
+        # (header, digest, ledger). Shrink by the overshoot and retry, so the plan always fits the budget.
+        for _ in range(4):
+            if built is None or built[0] != ledger_cap:
+                made = ledger_with_overflow(older, counter, ledger_cap) if self.ledger_share else ("", ())
+                built = (ledger_cap, *made)
+            _, ledger, overflow = built
+            ledger_tokens = counter.count_text(ledger) + 2 if ledger else 0
+            digest = build_digest(
+                older,
+                counter=counter,
+                target_tokens=max(target - ledger_tokens, 0),
+                names=names,
+                truncate_chars=self.truncate_chars,
+            )
+            text = "\n\n".join(part for part in (digest.text, ledger) if part)
+            plan = CompactionPlan.build(
+                strategy=self.name,
+                messages=messages,
+                boundary=boundary,
+                summary_text=text,
+                counter=counter,
+                summary_meta={OVERFLOW_META_KEY: overflow} if overflow else None,
+                details={
+                    "tiers": digest.tier_counts(),
+                    "omitted": digest.omitted,
+                    "protected": boundary.protected,
+                    "ledger_tokens": ledger_tokens,
+                },
+            )
+            over = plan.tokens_after - budget
+            if over <= 0 or not text:
+                break
+            if digest.text:  # prose goes first
+                target = max(counter.count_text(digest.text) + ledger_tokens - over, ledger_tokens)
+            else:
+                ledger_cap = max(ledger_tokens - over - 2, 0)
+                target = min(target, ledger_cap)
+        return plan
