@@ -515,11 +515,8 @@ def _pair_responses(messages: Sequence[Message]) -> list[Problem]:
             for block in _result_blocks(message):
                 pairing.result(_Result(i, block), group, rule)
         elif message.role == "assistant":
-            for call in message.tool_calls:
-                group.calls.setdefault(call.id, _Call(i, call))
-    turn_start = [False] * (len(messages) + 1)  # a user/system message after index i ends the tool turn
-    for i in range(len(messages) - 1, -1, -1):
-        turn_start[i] = turn_start[i + 1] or messages[i].role in ("user", "system")
+            for block in message.tool_calls:
+                group.calls.setdefault(block.id, _Call(i, block))
     for call_id, call in group.calls.items():
         if call_id in group.answered:
             continue
