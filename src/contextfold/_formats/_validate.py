@@ -515,8 +515,8 @@ def _pair_responses(messages: Sequence[Message]) -> list[Problem]:
             for block in _result_blocks(message):
                 pairing.result(_Result(i, block), group, rule)
         elif message.role == "assistant":
-            for block in message.tool_calls:
-                group.calls.setdefault(block.id, _Call(i, block))
+            for made in message.tool_calls:
+                group.calls.setdefault(made.id, _Call(i, made))
     for call_id, call in group.calls.items():
         if call_id in group.answered:
             continue
