@@ -132,6 +132,8 @@ class Reply:
     usage: FakeUsage | None = None
     stop_reason: str | None = None
     chunk_size: int = 4
+    hold_after: int = 0
+    """Streaming: after this many events, wait until ``server.release`` is set (tests that relays do not buffer)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,8 @@ class ProviderServer:
         self.requests: list[RecordedRequest] = []
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.release = threading.Event()
+        """Set it to let a stream held by `Reply.hold_after` continue."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -364,7 +368,7 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
                 self._send_error(provider, ErrorReply(400, f"provider_server: {exc}", headers={}))
                 return
             if body.get("stream"):
-                self._send_sse(rendered.sse())
+                self._send_sse(rendered.sse(), reply.hold_after)
             else:
                 self._send_json(200, rendered.json())
 
@@ -398,13 +402,15 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _send_sse(self, events: Iterator[tuple[str | None, str]]) -> None:
+        def _send_sse(self, events: Iterator[tuple[str | None, str]], hold_after: int = 0) -> None:
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.send_header("cache-control", "no-cache")
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
-            for name, data in events:
+            for n, (name, data) in enumerate(events):
+                if hold_after and n == hold_after:
+                    server.release.wait(timeout=30)
                 frame = (f"event: {name}\n" if name else "") + f"data: {data}\n\n"
                 chunk = frame.encode()
                 self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
