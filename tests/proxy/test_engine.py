@@ -239,3 +239,71 @@ def test_oversized_tool_result_is_cut_once_and_the_same_rewrite_goes_out_again(t
     assert "row 2999" in text  # the tail excerpt
     path = text.split("the file is ")[1].split(";")[0]
     assert Path(path).read_text().endswith("row 2999: " + "x" * 60)
+
+
+def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_path: Path) -> None:
+    """Facts from /work/coord/clients.md: `role: system` messages inside `messages`, signed thinking, one breakpoint."""
+    env = {"role": "system", "content": "# Environment\ncwd: /repo\nDeferred tools: ToolSearch"}
+    messages: list[Any] = [{"role": "user", "content": [{"type": "text", "text": "fix the build"}]}, env]
+    body = {
+        "model": "claude-opus-5-5",
+        "messages": messages,
+        "system": [{"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}}],
+        "tools": [{"name": "Bash", "input_schema": {"type": "object"}, "defer_loading": False}],
+        "max_tokens": 128000,
+        "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
+    }
+    headers = {"x-claude-code-session-id": "2b1c"}
+
+    async def run() -> list[Outcome]:
+        engine = _engine(tmp_path, window=20_000)
+        outs = []
+        for n in range(24):
+            for m in messages:
+                if isinstance(m["content"], list):
+                    for b in m["content"]:
+                        b.pop("cache_control", None)
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "thinking", "thinking": "", "signature": f"SIG{n}"},
+                        {"type": "server_tool_use", "id": f"srv_{n}", "name": "web_search", "input": {}},
+                        {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": f"seq {n}"}},
+                    ],
+                }
+            )
+            output = "\n".join(str(i) for i in range(1500))
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "tool_use_id": f"toolu_{n}",
+                            "type": "tool_result",
+                            "content": output,
+                            "cache_control": {"type": "ephemeral"},
+                        }
+                    ],
+                }
+            )
+            outs.append(await engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), headers, TENANT))
+        return outs
+
+    outs = asyncio.run(run())
+    assert sum(o.compacted for o in outs) >= 2
+    assert all(o.session == "2b1c" for o in outs)
+    last = orjson.loads(outs[-1].body or b"")
+    forwarded = last["messages"]
+    assert env in forwarded  # carried verbatim, never summarized away
+    assert last["system"] == body["system"] and last["context_management"] == body["context_management"]
+    client_tail = [m for m in forwarded if m in messages]
+    assert client_tail[-1] == messages[-1]  # the newest breakpoint as the client placed it
+    for m in forwarded:
+        if m["role"] == "assistant" and isinstance(m["content"], list) and m["content"][0]["type"] == "thinking":
+            assert m in messages  # signed thinking only ever goes out as the client sent it
+    assert sum(json_count(m) for m in forwarded) + 1 <= 4  # breakpoints within Anthropic's limit
+
+
+def json_count(value: Any) -> int:
+    return orjson.dumps(value).count(b'"cache_control"')

@@ -387,7 +387,12 @@ class Engine:
         canon: list[Message] = []
         safe: list[bool] = []
         owner: list[int] = []
+        kept_tokens = 0
         for w, message in enumerate(wire):
+            if fmt.must_keep(message):
+                # Carried forward verbatim whatever the cut: a fixed cost, not input to the digest.
+                kept_tokens += self._count(fmt, "keep:" + message_hash(message), message)
+                continue
             parts = fmt.canonical(w, message)
             for k, cm in enumerate(parts):
                 canon.append(cm)
@@ -396,7 +401,7 @@ class Engine:
                 safe.append(k == 0 and not glued)
         safe.append(True)
         lo = len(system)
-        tools_tokens = count_tools(self.counter, fmt.tools(body))
+        tools_tokens = count_tools(self.counter, fmt.tools(body)) + kept_tokens
         per_token = ctx.trigger_ratio / ctx.safety_margin
         planning_window = ctx.window - math.ceil(tools_tokens / per_token)
         if planning_window <= 1000:
@@ -430,7 +435,8 @@ class Engine:
             carried = wire[cut_wire:rep_len]
         if new_covered >= len(client):
             return None
-        replacement = strip_breakpoints([*keep, *rendered, *carried])
+        ordered = [*keep, *rendered] if fmt.keep_first else [*rendered, *keep]
+        replacement = strip_breakpoints([*ordered, *carried])
         client_breakpoints = count_breakpoints(client[record.covered : new_covered])
         marked = None
         if fmt.name == "anthropic" and client_breakpoints:

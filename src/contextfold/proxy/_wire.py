@@ -24,6 +24,7 @@ from typing import Any, Literal, TypeAlias
 
 import orjson
 
+from contextfold._errors import InputError
 from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic, tools_from_anthropic
 from contextfold._formats._openai import messages_to_openai, openai_to_messages, tools_from_openai
 from contextfold._formats._responses import (
@@ -127,6 +128,8 @@ class WireFormat:
     key = "messages"
     """The body key holding the message list."""
     summary_role = "user"
+    keep_first = True
+    """Carried items go before the summary (provider memory of the earliest turns) rather than after it."""
 
     def messages_of(self, body: Mapping[str, Any]) -> list[Any] | None:
         """The message list of a request body, or None when it has none we can work on."""
@@ -196,6 +199,7 @@ class AnthropicMessages(WireFormat):
     """``POST /v1/messages``: system prompt at the top level, tool results inside user messages."""
 
     name: WireName = "anthropic"
+    keep_first = False
 
     def _is_head(self, message: Any) -> bool:
         return False
@@ -214,7 +218,17 @@ class AnthropicMessages(WireFormat):
         return tools_from_anthropic(tools) if isinstance(tools, list) else []
 
     def canonical(self, index: int, message: Any) -> list[Message]:
-        return anthropic_to_messages([message])
+        try:
+            if isinstance(message, dict) and message.get("role") == "system":
+                raise InputError("a system message inside 'messages'")
+            return anthropic_to_messages([message])
+        except InputError:
+            return anthropic_to_messages([_lenient(message)])
+
+    def must_keep(self, message: Any) -> bool:
+        # Claude Code's per-turn-control beta puts `role: system` messages (environment, date, deferred tools)
+        # inside `messages`: context the model needs, never ours to summarize away.
+        return isinstance(message, dict) and message.get("role") == "system"
 
     def render_summary(self, summary: Message, next_message: Any | None) -> list[dict[str, Any]]:
         _, rendered = messages_to_anthropic([summary])
@@ -235,6 +249,35 @@ class AnthropicMessages(WireFormat):
         return isinstance(content, list) and any(
             isinstance(b, dict) and b.get("type") == "tool_result" for b in content
         )
+
+
+_ANTHROPIC_USER_BLOCKS = frozenset({"text", "image", "document", "tool_result"})
+_ANTHROPIC_ASSISTANT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use"})
+
+
+def _lenient(message: Any) -> dict[str, Any]:
+    """A message the canonical model can read, for counting and digesting only (never forwarded).
+
+    A ``system`` role becomes ``user``; blocks the model does not know (server tools, references, future
+    types) become a short text naming them, so the known blocks (tool calls, results) keep their pairing.
+    """
+    if not isinstance(message, dict):
+        raise InputError(f"expected a message object, found {type(message).__name__}")
+    role = "assistant" if message.get("role") == "assistant" else "user"
+    content = message.get("content")
+    allowed = _ANTHROPIC_ASSISTANT_BLOCKS if role == "assistant" else _ANTHROPIC_USER_BLOCKS
+    if isinstance(content, list):
+        blocks = []
+        for block in content:
+            if isinstance(block, dict) and block.get("type") in allowed:
+                blocks.append(block)
+            else:
+                kind = block.get("type") if isinstance(block, dict) else type(block).__name__
+                blocks.append({"type": "text", "text": f"[{kind}] " + orjson.dumps(block).decode()[:2000]})
+        content = blocks
+    elif not isinstance(content, str):
+        content = orjson.dumps(content).decode()
+    return {"role": role, "content": content}
 
 
 class Responses(WireFormat):
