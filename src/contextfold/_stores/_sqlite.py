@@ -4,8 +4,9 @@ stdlib ``sqlite3`` on one connection guarded by a lock, each call run in a
 worker thread (``asyncio.to_thread``) so the event loop never waits on disk.
 WAL journal and ``synchronous=NORMAL``: a write is one append to the log, and
 several proxy processes on one machine may share the file (SQLite's own
-locking, with a busy timeout, serializes their writes). The compare-and-set
-is a conditional ``UPDATE``/``INSERT`` whose row count says who won.
+locking, with a busy timeout, serializes their writes). Point reads run
+inline (microseconds from the WAL; a thread hop costs milliseconds on a busy
+machine). The compare-and-set is a conditional ``UPDATE``/``INSERT`` whose row count says who won.
 """
 
 from __future__ import annotations
@@ -70,17 +71,24 @@ class SQLiteStore:
             self._conn = conn
         return self._conn
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
-        def call() -> _T:
-            with self._lock:
-                try:
-                    return fn(self._connect())
-                except sqlite3.Error as exc:
-                    raise StoreError(f"session store {self.path}: {exc}") from exc
-                except OSError as exc:
-                    raise StoreError(f"session store {self.path}: {exc.strerror or exc}") from exc
+    def _call(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        with self._lock:
+            try:
+                return fn(self._connect())
+            except sqlite3.Error as exc:
+                raise StoreError(f"session store {self.path}: {exc}") from exc
+            except OSError as exc:
+                raise StoreError(f"session store {self.path}: {exc.strerror or exc}") from exc
 
-        return await asyncio.to_thread(call)
+    async def _run(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Writes run in a worker thread (a commit may wait on the disk or on another process's lock)."""
+        return await asyncio.to_thread(self._call, fn)
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Point reads run inline: an indexed read from the WAL takes microseconds, a thread hop milliseconds."""
+        if self._conn is None:
+            return await self._run(fn)  # the first use creates the file and the schema
+        return self._call(fn)
 
     async def get_lineage(self, tenant: str, session: str, lineage: str) -> LineageRecord | None:
         def read(conn: sqlite3.Connection) -> LineageRecord | None:
@@ -90,7 +98,7 @@ class SQLiteStore:
             ).fetchone()
             return None if row is None else _record(row)
 
-        return await self._run(read)
+        return await self._read(read)
 
     async def put_lineage(self, record: LineageRecord, *, expected_version: int) -> LineageRecord | None:
         stored = _with_version(record, expected_version + 1)

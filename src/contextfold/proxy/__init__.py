@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from contextfold._errors import MissingExtraError
 from contextfold._stores import LineageRecord, SessionStats, SessionStore, StoreError, open_store
 from contextfold.proxy._config import (
+    AUTH_HEADER,
     DEFAULT_ANTHROPIC_UPSTREAM,
     DEFAULT_OPENAI_UPSTREAM,
     DEFAULT_WINDOWS,
@@ -53,9 +54,6 @@ __all__ = [
     "open_store",
     "tenant_of",
 ]
-
-AUTH_HEADER = "x-contextfold-auth"
-"""Header carrying the proxy's ``--auth-token`` (``Proxy-Authorization: Bearer TOKEN`` works too)."""
 
 
 def create_app(config: ProxyConfig, **kwargs: Any) -> Starlette:

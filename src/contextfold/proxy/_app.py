@@ -35,7 +35,7 @@ from starlette.routing import Route
 from contextfold._guard._redact import redact_secrets
 from contextfold._stores import SessionStore, StoreError, open_store
 from contextfold._tokens._factory import make_counter
-from contextfold.proxy._config import ProxyConfig
+from contextfold.proxy._config import AUTH_HEADER, ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._relay import (
     adjust_usage,
@@ -51,8 +51,6 @@ from contextfold.proxy._wire import FORMATS, WireFormat
 
 __all__ = ["AUTH_HEADER", "ProxyState", "create_app"]
 
-AUTH_HEADER = "x-contextfold-auth"
-"""Header carrying the proxy's ``--auth-token`` (``Proxy-Authorization: Bearer TOKEN`` works too)."""
 
 LogSink = Callable[[str], None]
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from contextfold._stores import SessionStore
 
 __all__ = [
+    "AUTH_HEADER",
     "DEFAULT_ANTHROPIC_UPSTREAM",
     "DEFAULT_OPENAI_UPSTREAM",
     "DEFAULT_WINDOWS",
@@ -25,6 +26,8 @@ __all__ = [
     "is_loopback",
 ]
 
+AUTH_HEADER = "x-contextfold-auth"
+"""Header carrying the proxy's ``--auth-token`` (``Proxy-Authorization: Bearer TOKEN`` works too)."""
 DEFAULT_ANTHROPIC_UPSTREAM = "https://api.anthropic.com"
 DEFAULT_OPENAI_UPSTREAM = "https://api.openai.com/v1"
 DEFAULT_WINDOW = 128_000
