@@ -306,6 +306,15 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            server._record(RecordedRequest(None, path, headers, None, b""))
+            if path.endswith("/models"):
+                self._send_json(200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]})
+            else:
+                self._send_json(404, {"error": {"message": f"no route for {path}", "type": "not_found_error"}})
+
         def do_POST(self) -> None:
             if "chunked" in (self.headers.get("transfer-encoding") or "").lower():
                 parts: list[bytes] = []

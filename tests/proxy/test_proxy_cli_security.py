@@ -187,3 +187,9 @@ def test_the_console_script_serves_until_stopped(tmp_path: Path, upstream: Provi
     text = err.decode()
     assert "contextfold proxy on http://127.0.0.1" in text and "POST /v1/messages 200" in text
     assert "sk-ant-cli-key" not in text
+
+
+def test_missing_extra_names_the_pip_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # an import of it now fails, as without the extra
+    code, _, err = _run(["proxy", "--state", str(tmp_path)])
+    assert code == 2 and "pip install 'contextfold[proxy]'" in err

@@ -317,3 +317,17 @@ def test_two_credentials_at_once_are_isolated(upstream: ProviderServer, make_pro
         text = req.raw.decode()
         assert _credential(req.headers) in (KEY_A, KEY_B)
         assert "Investigate" in text or "Summary of earlier conversation" in text
+
+
+def test_clients_own_compaction_endpoints_pass_through(upstream: ProviderServer, make_proxy: MakeProxy) -> None:
+    proxy = make_proxy(window=2000)
+    data = json.dumps({"model": "gpt-5", "input": [{"role": "user", "content": "long " * 3000}]}).encode()
+    response = httpx2.post(
+        proxy.url + "/v1/responses/compact",
+        content=data,
+        headers={"authorization": "Bearer sk-codex", "content-type": "application/json"},
+    )
+    assert response.status_code == 200 and response.json()["output"][0]["type"] == "compaction"
+    assert upstream.requests[-1].path == "/v1/responses/compact" and upstream.requests[-1].raw == data
+    models = httpx2.get(proxy.url + "/v1/models", headers={"authorization": "Bearer sk-codex"})
+    assert models.json()["data"][0]["id"] == "scripted-model" and upstream.requests[-1].path == "/v1/models"

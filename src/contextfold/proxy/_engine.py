@@ -43,7 +43,7 @@ from contextfold._config import ContextConfig
 from contextfold._errors import ContextOverflowError
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._stores import LineageRecord, SessionStore
-from contextfold._tokens._counting import TokenCounter, count_messages, count_tools
+from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._split import offload_oversized_result
 from contextfold.compaction._boundaries import DEFAULT_RULES
@@ -67,6 +67,7 @@ SUBAGENT_HEADER = "x-openai-subagent"
 MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
+_LINEAGE_LIMIT = 10_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -166,7 +167,7 @@ class Engine:
         cached = self._counts.get(key)
         if cached is None:
             system = fmt.system_messages(body, head)
-            cached = count_messages(self.counter, system) + count_tools(self.counter, fmt.tools(body))
+            cached = count_messages(self.counter, system) + _tools_tokens(self.counter, body)
             self._counts[key] = cached
         return cached
 
@@ -187,6 +188,9 @@ class Engine:
             return Outcome(body=None, session=session, action="no messages")
         lineage = lineage_of(fmt, body, split.head, headers)
         key = (tenant, session, lineage)
+        if len(self._locks) > _LINEAGE_LIMIT:  # forget idle lineages (the store's compare-and-set still orders them)
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+            self._last_sent.clear()
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             outcome = await self._rewrite_locked(fmt, body, headers, tenant, session, lineage, split.head, client)
@@ -401,7 +405,7 @@ class Engine:
                 safe.append(k == 0 and not glued)
         safe.append(True)
         lo = len(system)
-        tools_tokens = count_tools(self.counter, fmt.tools(body)) + kept_tokens
+        tools_tokens = _tools_tokens(self.counter, body) + kept_tokens
         per_token = ctx.trigger_ratio / ctx.safety_margin
         planning_window = ctx.window - math.ceil(tools_tokens / per_token)
         if planning_window <= 1000:
@@ -461,6 +465,14 @@ class _Raw:
     """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
 
     data: bytes
+
+
+def _tools_tokens(counter: TokenCounter, body: Mapping[str, Any]) -> int:
+    """Tokens of the tool definitions as sent: their JSON text (server and namespace tools have no schema of ours)."""
+    tools = body.get("tools")
+    if not tools:
+        return 0
+    return counter.count_text(orjson.dumps(tools).decode())
 
 
 def _opaque_tokens(message: Message) -> int:

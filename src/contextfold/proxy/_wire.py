@@ -25,17 +25,16 @@ from typing import Any, Literal, TypeAlias
 import orjson
 
 from contextfold._errors import InputError
-from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic, tools_from_anthropic
-from contextfold._formats._openai import messages_to_openai, openai_to_messages, tools_from_openai
+from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic
+from contextfold._formats._openai import messages_to_openai, openai_to_messages
 from contextfold._formats._responses import (
     KEEP_TYPES,
     item_type,
     parse_item,
     render_message,
     responses_to_messages,
-    tools_from_responses,
 )
-from contextfold._messages import Message, ToolSpec
+from contextfold._messages import Message
 
 __all__ = [
     "FORMATS",
@@ -181,11 +180,6 @@ class WireFormat:
         """What, besides tools and the model family, names the lineage (the system prompt as sent)."""
         return head
 
-    def tools(self, body: Mapping[str, Any]) -> list[ToolSpec]:
-        """Canonical tool definitions (counted against the window)."""
-        tools = body.get("tools")
-        return tools_from_openai(tools) if isinstance(tools, list) else []
-
     def canonical(self, index: int, message: Any) -> list[Message]:
         """One wire message as canonical messages (one or more, in order)."""
         return openai_to_messages([message])
@@ -239,10 +233,6 @@ class AnthropicMessages(WireFormat):
 
     def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
         return body.get("system")
-
-    def tools(self, body: Mapping[str, Any]) -> list[ToolSpec]:
-        tools = body.get("tools")
-        return tools_from_anthropic(tools) if isinstance(tools, list) else []
 
     def canonical(self, index: int, message: Any) -> list[Message]:
         try:
@@ -330,10 +320,6 @@ class Responses(WireFormat):
                 "developer",
             )
         )
-
-    def tools(self, body: Mapping[str, Any]) -> list[ToolSpec]:
-        tools = body.get("tools")
-        return tools_from_responses(tools) if isinstance(tools, list) else []
 
     def canonical(self, index: int, message: Any) -> list[Message]:
         return [parse_item(index, message)]
