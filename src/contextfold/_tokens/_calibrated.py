@@ -263,9 +263,7 @@ def _wide_features(text: str) -> tuple[float, float]:
 # by a fixed golden-ratio sequence. Windows are spread evenly but not
 # periodically (content that repeats with the window spacing cannot hide
 # between the windows), and the same text always gets the same windows.
-_STARTS = {
-    w: tuple((i + (i + 1) * 0.6180339887498949 % 1.0) / w for i in range(w)) for w in range(1, _MAX_WINDOWS + 1)
-}
+_STARTS = {w: tuple((i + (i + 1) * 0.6180339887498949 % 1.0) / w for i in range(w)) for w in range(1, _MAX_WINDOWS + 1)}
 
 
 def _sample(text: str, windows: int | None = None) -> tuple[str, float]:
