@@ -63,6 +63,7 @@ def test_nothing_to_do_forwards_the_clients_bytes_and_credentials(
     assert proxied.headers["anthropic-version"] == direct.headers["anthropic-version"]
     assert raw.headers["x-contextfold-compacted"] == "false"
     assert int(raw.headers["x-contextfold-tokens-before"]) > 0
+    assert float(raw.headers["x-contextfold-proxy-ms"]) >= 0
     assert all(KEY_A not in line for line in proxy.lines)
 
 
@@ -278,15 +279,20 @@ def test_long_session_compacts_several_times_and_stays_cache_stable(
 
 def test_restart_mid_session_sends_the_same_replacement(upstream: ProviderServer, make_proxy: MakeProxy) -> None:
     first = make_proxy(window=12_000)
-    history, raws = _bash_session(_anthropic(first), upstream, 16)
-    assert any(r.headers["x-contextfold-compacted"] == "true" for r in raws)
+    client = _anthropic(first)
+    history, raws = _bash_session(client, upstream, 1)
+    n = 1
+    while raws[-1].headers["x-contextfold-compacted"] != "true":  # run until a compaction, then stop the proxy
+        assert n < 40
+        history, raws = _bash_session(client, upstream, 1, start=n, history=history)
+        n += 1
     before = upstream.requests[-1].raw
     first.stop()
     second = make_proxy(window=12_000)  # same state directory, a new process-local everything
-    _, raws2 = _bash_session(_anthropic(second), upstream, 1, start=16, history=history)
+    _, raws2 = _bash_session(_anthropic(second), upstream, 1, start=n, history=history)
     after = upstream.requests[-1].raw
     assert raws2[0].headers["x-contextfold-compacted"] == "false"
-    assert _prefix_ok(before, after)
+    assert _prefix_ok(before, after)  # the stored replacement, byte for byte, after the restart
 
 
 def test_two_credentials_at_once_are_isolated(upstream: ProviderServer, make_proxy: MakeProxy) -> None:

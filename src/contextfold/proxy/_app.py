@@ -265,7 +265,7 @@ async def _relay(state: ProxyState, request: Request) -> Response:
     base = config.anthropic_upstream if provider == "anthropic" else config.openai_upstream
     url = upstream_url(base, path, request.url.query, strip_v1=provider == "openai")
     virtual = config.usage == "virtual" and outcome is not None and outcome.tokens_before > outcome.tokens_after
-    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual)
+    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed)
     _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
     return response
 
@@ -286,6 +286,7 @@ async def _forward(
     payload: bytes | AsyncIterator[bytes],
     outcome: Outcome | None,
     virtual: bool,
+    elapsed: float,
 ) -> Response:
     client = state.client
     assert client is not None, "the app's lifespan did not run"
@@ -300,6 +301,7 @@ async def _forward(
         return Response(error_body(provider, message), status_code=502, media_type="application/json")
     state.metrics.upstream.labels(str(upstream.status_code)).inc()
     own = _own_headers(outcome)
+    own["x-contextfold-proxy-ms"] = f"{elapsed * 1000:.2f}"
     delta = outcome.tokens_before - outcome.tokens_after if outcome is not None else 0
     content_type = upstream.headers.get("content-type", "")
     adjust = virtual and delta > 0 and upstream.status_code == 200
