@@ -403,7 +403,7 @@ class Engine:
                 owner.append(w)
                 glued = w > 0 and fmt.glued_to_next(wire[w - 1])
                 safe.append(k == 0 and not glued)
-        safe.append(True)
+        safe.append(False)  # never compact everything: the client's newest message always goes out as sent
         lo = len(system)
         tools_tokens = _tools_tokens(self.counter, body) + kept_tokens
         per_token = ctx.trigger_ratio / ctx.safety_margin
