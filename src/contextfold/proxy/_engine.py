@@ -221,9 +221,8 @@ class Engine:
             # The client's history no longer starts with what we compacted (it compacted itself, or edited):
             # forward its own history; the next compaction replaces the stale record.
             base = replace(record, covered=0, covered_hash="", replacement=b"[]", marked=None, tokens=0)
-        fixed = self._fixed_tokens(fmt, body, head, lineage)
-        head_tokens = 0  # the head's tokens are in `fixed` (system messages)
-        before = fixed + head_tokens + sum(self._count(fmt, h, m) for h, m in zip(hashes, client, strict=True))
+        fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
+        before = fixed + sum(self._count(fmt, h, m) for h, m in zip(hashes, client, strict=True))
         window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
         ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
         offloads = 0
