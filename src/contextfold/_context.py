@@ -28,11 +28,10 @@ the prefix sent last time is sent again byte for byte (`Prepared.cache`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import math
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal
@@ -379,7 +378,9 @@ class Context:
 
         Serialized with other ``prepare``/``compact`` calls (see `Context`).
         """
-        async with self._serialized():
+        async with self._lock():  # uncontended, this does not yield: the hot path stays O(new messages)
+            if self._applying is not None:
+                await self._settle()
             return await self._prepare(first_call_of_reply, open_tasks)
 
     async def _prepare(self, first_call_of_reply: bool, open_tasks: Sequence[Task] | Sequence[str]) -> Prepared:
@@ -425,7 +426,9 @@ class Context:
         Serialized with other ``prepare``/``compact`` calls; messages appended
         meanwhile are kept after the compacted part (see `Context`).
         """
-        async with self._serialized():
+        async with self._lock():
+            if self._applying is not None:
+                await self._settle()
             return await self._compact(reason)
 
     async def _compact(self, reason: str) -> CompactionReport | None:
@@ -460,23 +463,22 @@ class Context:
         except asyncio.CancelledError:
             if not task.done():
                 # A repeated cancel ends this wait; the apply still completes (or fails) on its own, keeping
-                # what was appended meanwhile, and the next prepare/compact waits for it (`_serialized`).
+                # what was appended meanwhile, and the next prepare/compact waits for it (`_settle`).
                 await asyncio.wait({task})
             raise
 
-    @contextlib.asynccontextmanager
-    async def _serialized(self) -> AsyncIterator[None]:
-        """Hold the session's prepare/compact lock, after any apply a cancelled caller left running."""
+    def _lock(self) -> asyncio.Lock:
+        """The prepare/compact lock; a lock is bound to one loop, so successive `asyncio.run` calls get new ones."""
         loop = asyncio.get_running_loop()
         if self._serial is None or self._serial_loop is not loop:
-            # A lock is bound to one loop; a session driven by successive `asyncio.run` calls gets a fresh one.
             self._serial, self._serial_loop = asyncio.Lock(), loop
-        async with self._serial:
-            applying = self._applying
-            if applying is not None and not applying.done() and applying.get_loop() is loop:
-                await asyncio.wait({applying})  # never cancels it: a cancel here leaves the apply running
-            self._applying = None
-            yield
+        return self._serial
+
+    async def _settle(self) -> None:
+        """Wait (holding the lock) for an apply a cancelled caller left running; it is never cancelled from here."""
+        applying, self._applying = self._applying, None
+        if applying is not None and not applying.done() and applying.get_loop() is asyncio.get_running_loop():
+            await asyncio.wait({applying})
 
     # -- internals ----------------------------------------------------------------------------
 
