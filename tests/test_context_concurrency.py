@@ -257,9 +257,10 @@ async def test_interleaved_appends_prepares_compacts_and_cancels_lose_nothing(
     check_complete(ctx, workspace, appended)
 
 
-def long_history(ctx: Context, count: int = 40) -> list[Message]:
+def long_history(ctx: Context, count: int = 40, start: int = 0) -> list[Message]:
     messages = [
-        Message.text_message("user" if i % 2 == 0 else "assistant", f"[m{i}] " + "x" * 400) for i in range(count)
+        Message.text_message("user" if i % 2 == 0 else "assistant", f"[m{i}] " + "x" * 400)
+        for i in range(start, start + count)
     ]
     ctx.extend(messages)
     return messages
@@ -402,3 +403,27 @@ def test_the_concurrency_page_examples_run() -> None:
     assert blocks
     for block in blocks:
         exec(compile(block, "docs/context.md", "exec"), {"__name__": "docs_example"})
+
+
+async def test_a_caller_cancelled_while_waiting_for_a_left_over_apply_does_not_release_it(tmp_path: Path) -> None:
+    """A is cancelled twice in its archive write; B waits for that apply and is cancelled; C must still wait."""
+    workspace = GatedWorkspace(tmp_path)
+    ctx = Context(ContextConfig(window=2000), counter=BytesCounter(), workspace=workspace, hints=False)
+    appended = long_history(ctx)
+    first = asyncio.ensure_future(ctx.compact())
+    await workspace.started.wait()
+    for _ in range(2):
+        first.cancel()
+        await asyncio.sleep(0)
+    second = asyncio.ensure_future(ctx.compact())
+    await asyncio.sleep(0)
+    second.cancel()  # cancelled while it waits for the first apply
+    await asyncio.gather(first, second, return_exceptions=True)
+    appended += long_history(ctx, 10, start=len(appended))  # user first: the history ended on an assistant
+    third = asyncio.ensure_future(ctx.compact())
+    await asyncio.sleep(0)
+    assert not third.done() and ctx.compactions == 0  # still waiting for the first apply, not planning on stale state
+    workspace.release.set()
+    await third
+    assert ctx.compactions == 2
+    check_complete(ctx, workspace.inner, appended)

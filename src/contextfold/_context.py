@@ -476,9 +476,10 @@ class Context:
 
     async def _settle(self) -> None:
         """Wait (holding the lock) for an apply a cancelled caller left running; it is never cancelled from here."""
-        applying, self._applying = self._applying, None
+        applying = self._applying
         if applying is not None and not applying.done() and applying.get_loop() is asyncio.get_running_loop():
-            await asyncio.wait({applying})
+            await asyncio.wait({applying})  # if this wait is cancelled, the next caller waits in turn
+        self._applying = None
 
     # -- internals ----------------------------------------------------------------------------
 
