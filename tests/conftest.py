@@ -1,21 +1,25 @@
-"""Test-suite settings: hypothesis runs derandomized, so every run of the suite tests the same examples."""
+"""Test-suite settings: hypothesis runs derandomized, so every run of the suite tests the same examples.
 
+Also the real servers (Redis, PostgreSQL, an S3-compatible moto server), started once per test session on
+loopback ports by `servers`: a missing one skips its tests locally and fails them when
+``CONTEXTFOLD_REQUIRE_SERVERS=1`` (``.ci/run`` sets it), so CI never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
 from hypothesis import settings
+
+import servers
 
 settings.register_profile("contextfold", derandomize=True, print_blob=True)
 settings.load_profile("contextfold")
 
 
-# -- real servers (Redis, PostgreSQL, an S3-compatible moto server), started once per test session ------------
-
-import os  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
-
-import pytest  # noqa: E402
-import servers  # noqa: E402
-
-
-def _server(name: str, start: servers.Callable[[], servers.Server]) -> Iterator[servers.Server]:
+def _server(name: str, start: Callable[[], servers.Server]) -> Iterator[servers.Server]:
     why = servers.missing(name)
     if why is not None:
         if os.environ.get("CONTEXTFOLD_REQUIRE_SERVERS") == "1":
