@@ -395,35 +395,3 @@ def test_a_session_can_be_driven_by_successive_event_loops() -> None:
     assert ctx.compactions >= 1
     live = [marker(m) for m in ctx.messages if not is_ours(m)]
     assert live == [marker(m) for m in appended][len(appended) - len(live) :]
-
-
-def test_the_concurrency_page_examples_run() -> None:
-    page = Path(__file__).resolve().parents[1] / "docs" / "context.md"
-    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, "docs/context.md", "exec"), {"__name__": "docs_example"})
-
-
-async def test_a_caller_cancelled_while_waiting_for_a_left_over_apply_does_not_release_it(tmp_path: Path) -> None:
-    """A is cancelled twice in its archive write; B waits for that apply and is cancelled; C must still wait."""
-    workspace = GatedWorkspace(tmp_path)
-    ctx = Context(ContextConfig(window=2000), counter=BytesCounter(), workspace=workspace, hints=False)
-    appended = long_history(ctx)
-    first = asyncio.ensure_future(ctx.compact())
-    await workspace.started.wait()
-    for _ in range(2):
-        first.cancel()
-        await asyncio.sleep(0)
-    second = asyncio.ensure_future(ctx.compact())
-    await asyncio.sleep(0)
-    second.cancel()  # cancelled while it waits for the first apply
-    await asyncio.gather(first, second, return_exceptions=True)
-    appended += long_history(ctx, 10, start=len(appended))  # user first: the history ended on an assistant
-    third = asyncio.ensure_future(ctx.compact())
-    await asyncio.sleep(0)
-    assert not third.done() and ctx.compactions == 0  # still waiting for the first apply, not planning on stale state
-    workspace.release.set()
-    await third
-    assert ctx.compactions == 2
-    check_complete(ctx, workspace.inner, appended)

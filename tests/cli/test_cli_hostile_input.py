@@ -342,13 +342,3 @@ def test_prompt_extra_with_bytes_that_are_not_utf8_is_one_line(tmp_path: Path) -
     assert "--extra is not UTF-8 text: invalid byte 0xff" in line
     code, _, err = run("prompt", str(tmp_path), "--base", "\udcfe")
     assert code == 2 and "--base is not UTF-8 text: invalid byte 0xfe" in one_line(err)
-
-
-def test_the_files_page_examples_run() -> None:
-    import re
-
-    page = Path(__file__).resolve().parents[2] / "docs" / "cli-files.md"
-    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, "docs/cli-files.md", "exec"), {"__name__": "docs_example"})
