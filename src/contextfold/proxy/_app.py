@@ -265,8 +265,12 @@ async def _relay(state: ProxyState, request: Request) -> Response:
     base = config.anthropic_upstream if provider == "anthropic" else config.openai_upstream
     url = upstream_url(base, path, request.url.query, strip_v1=provider == "openai")
     virtual = config.usage == "virtual" and outcome is not None and outcome.tokens_before > outcome.tokens_after
-    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed)
-    _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
+    original = raw if outcome is not None and outcome.body is not None else None
+    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed, original)
+    try:
+        _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
+    except Exception as exc:  # accounting never costs the client its answer
+        state.log(f"contextfold proxy: accounting failed: {type(exc).__name__}: {str(exc)[:160]}")
     return response
 
 
@@ -287,20 +291,30 @@ async def _forward(
     outcome: Outcome | None,
     virtual: bool,
     elapsed: float,
+    original: bytes | None = None,
 ) -> Response:
     client = state.client
     assert client is not None, "the app's lifespan did not run"
-    upstream_req = client.build_request(
-        request.method, url, headers=request_headers(request.headers.items(), identity=virtual), content=payload
-    )
+    forwarded_headers = request_headers(request.headers.items(), identity=virtual)
+    upstream_req = client.build_request(request.method, url, headers=forwarded_headers, content=payload)
     try:
         upstream = await client.send(upstream_req, stream=True)
+        if original is not None and upstream.status_code == 400:
+            # The provider refused the rewritten request: send the client's own bytes instead, so the proxy never
+            # makes a request fail that would have succeeded without it (and relay whatever that one gets).
+            await upstream.aclose()
+            state.metrics.fail_open.labels("upstream refused the rewrite").inc()
+            state.log("contextfold proxy: the upstream refused the rewritten request (400); sent the original instead")
+            retry = client.build_request(request.method, url, headers=forwarded_headers, content=original)
+            upstream = await client.send(retry, stream=True)
+            outcome = None
     except httpx2.HTTPError as exc:
         message = f"contextfold proxy: cannot reach the upstream {url.split('?')[0]}: {type(exc).__name__}"
         state.log(message)
         return Response(error_body(provider, message), status_code=502, media_type="application/json")
     state.metrics.upstream.labels(str(upstream.status_code)).inc()
     own = _own_headers(outcome)
+    virtual = virtual and outcome is not None
     own["x-contextfold-proxy-ms"] = f"{elapsed * 1000:.2f}"
     delta = outcome.tokens_before - outcome.tokens_after if outcome is not None else 0
     content_type = upstream.headers.get("content-type", "")
