@@ -27,7 +27,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# The shared folder sits next to the main checkout (``/work/main`` -> ``/work/shared``); a worktree one level deeper
+# (``/work/wt/NAME``) finds it one level up.
+SHARED = next((p for p in (ROOT.parent / "shared", ROOT.parent.parent / "shared") if p.is_dir()), ROOT.parent / "shared")
 
 _GUARD = r"""
 import glob, json, sys
