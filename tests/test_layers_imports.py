@@ -22,8 +22,9 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "src" / "contextfold"
 
 # -- the table -----------------------------------------------------------------------------------------------------
 
-GROUND = frozenset({"_messages", "_errors", "_config", "_markers"})
-"""The ground floor: the message model, the exception tree, the settings, the markers written into messages."""
+GROUND = frozenset({"_messages", "_errors", "_config", "_markers", "_public"})
+"""The ground floor: the message model, the exception tree, the settings, the markers written into messages, and
+the helper that shows public names under their public path."""
 PURE = GROUND | {"_tokens", "_formats"}
 """What a pure layer may stand on: the ground floor, token counting and the wire formats."""
 SESSION = PURE | {"_runtime", "_guard", "_workspace", "compaction", "_context", "_tool_results"}
@@ -35,6 +36,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_errors": GROUND,
     "_config": GROUND,
     "_markers": GROUND,
+    "_public": GROUND,
     "_tokens": GROUND,
     "_formats": GROUND,
     "_runtime": GROUND,
@@ -280,13 +282,13 @@ def test_the_checker_reports_each_forbidden_import(tmp_path: Path) -> None:
         "_bad.py:2: contextfold._tokens._bad imports tiktoken: the tiktoken SDK is imported only in "
         "contextfold._tokens._exact",
         "_fence.py:1: contextfold._guard._fence imports contextfold.models._base: _guard may import only "
-        "_config, _errors, _markers, _messages",
+        "_config, _errors, _markers, _messages, _public",
         "_messages.py:1: contextfold._messages imports contextfold.compaction._plan: _messages may import only "
-        "_config, _errors, _markers, _messages",
+        "_config, _errors, _markers, _messages, _public",
         "_openai.py:1: contextfold.models._openai imports openai: import the openai SDK inside a function, "
         "so that importing the package stays cheap",
         "_plan.py:2: contextfold.compaction._plan imports contextfold._workspace._local: compaction may import only "
-        "_config, _errors, _formats, _markers, _messages, _tokens",
+        "_config, _errors, _formats, _markers, _messages, _public, _tokens",
         "_x.py:2: contextfold._formats._x imports anthropic.types: the anthropic SDK is imported only in "
         "contextfold.models._anthropic",
     ]

@@ -15,6 +15,7 @@ applies. Every class here is usable alone or as a tier of `TieredCompaction`:
 says when an automatic compaction counts as done.
 """
 
+from contextfold._public import publish as _publish
 from contextfold.compaction._clear_results import ClearToolResults
 from contextfold.compaction._dedupe_reads import DedupeFileReads, read_key
 from contextfold.compaction._digest_strategy import DigestStrategy
@@ -42,3 +43,5 @@ __all__ = [
     "parse_ledger",
     "read_key",
 ]
+
+_publish(__name__, globals(), __all__)
