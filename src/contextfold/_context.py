@@ -36,6 +36,15 @@ from typing import Any, Literal
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
+from contextfold._formats._providers import ProviderName
+from contextfold._markers import (
+    INSTRUCTIONS_TAG,
+    MARKER_KEY,
+    OPEN_TASKS_HEADER,
+    PINNED_HEADER,
+    REATTACH_HEADER,
+    REATTACHED_MARKER,
+)
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
 from contextfold._runtime._hints import (
     Clock,
@@ -50,7 +59,7 @@ from contextfold._runtime._read_cache import ReadCache
 from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import offload_oversized_result
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, last_user_index
+from contextfold.compaction._boundaries import last_user_index
 from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
 from contextfold.compaction._groups import pending_tail
 from contextfold.compaction._loop_guard import LoopGuard, floor_error
@@ -58,11 +67,9 @@ from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, Pla
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
-REATTACHED_META_VALUE = "reattached"
-"""``meta[SUMMARY_META_KEY]`` of the message re-attached after a summary."""
-REATTACH_HEADER = "Re-attached after the summary above; these still apply:"
+REATTACHED_META_VALUE = REATTACHED_MARKER
+"""Old name of `contextfold._markers.REATTACHED_MARKER` (the re-attached message's texts live there too)."""
 
-ProviderName = Literal["openai", "anthropic"]
 EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning"]
 
 
@@ -455,20 +462,20 @@ class Context:
         """The message re-attached after a summary: project instructions, pinned messages, open tasks."""
         parts: list[str] = []
         if self.instructions:
-            parts.append(f"<project-instructions>\n{self.instructions}\n</project-instructions>")
+            parts.append(f"<{INSTRUCTIONS_TAG}>\n{self.instructions}\n</{INSTRUCTIONS_TAG}>")
         pins = [p.text.strip() for p in self._pins if p.text.strip()]
         if pins:
-            parts.append("Pinned:\n" + "\n".join(f"- {p}" for p in pins))
+            parts.append(f"{PINNED_HEADER}\n" + "\n".join(f"- {p}" for p in pins))
         tasks = [t for t in self._open_tasks if t.open]
         if tasks:
             parts.append(
-                "Open tasks:\n"
+                f"{OPEN_TASKS_HEADER}\n"
                 + "\n".join(f"- [{t.status}] {t.subject}" + (f" (id {t.id})" if t.id else "") for t in tasks)
             )
         if not parts:
             return None
         text = REATTACH_HEADER + "\n\n" + "\n\n".join(parts)
-        return Message.text_message("user", text, meta={SUMMARY_META_KEY: REATTACHED_META_VALUE})
+        return Message.text_message("user", text, meta={MARKER_KEY: REATTACHED_MARKER})
 
     def _floor(self, attachment: Message | None) -> dict[str, int]:
         """What no compaction can remove, in tokens."""

@@ -33,6 +33,7 @@ from contextfold._cli._common import write_json
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
 from contextfold._errors import ConfigError, InputError
+from contextfold._formats._providers import PROVIDERS
 from contextfold._formats._transcript import Transcript, load_transcripts, parse_transcripts, pick_conversation
 from contextfold._formats._validate import validate
 from contextfold._messages import Message, ToolSpec
@@ -124,7 +125,7 @@ class _CheckedModel:
         self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (), stream: StreamHandler | None = None
     ) -> ModelResponse:
         self.requests += 1
-        for provider in ("openai", "anthropic"):
+        for provider in PROVIDERS:
             for problem in validate(messages, provider):
                 if problem.blocking:
                     self.problem_count += 1

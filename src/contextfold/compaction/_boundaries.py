@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from contextfold._markers import MARKER_KEY, SUMMARY_MARKER, is_summary
 from contextfold._messages import (
     HintBlock,
     Message,
@@ -56,8 +57,10 @@ __all__ = [
     "split_message",
 ]
 
-SUMMARY_META_KEY = "contextfold"
-SUMMARY_META_VALUE = "summary"
+SUMMARY_META_KEY = MARKER_KEY
+"""Old name of `contextfold._markers.MARKER_KEY`."""
+SUMMARY_META_VALUE = SUMMARY_MARKER
+"""Old name of `contextfold._markers.SUMMARY_MARKER`."""
 _SNAP_CHARS = 64  # how far back a text cut may move to land on whitespace
 
 
@@ -137,10 +140,10 @@ def safe_cuts(messages: Sequence[Message], rules: Sequence[CutRule] = DEFAULT_RU
 
 
 def is_real_user(message: Message) -> bool:
-    """A user turn written by a person: not only hints, not a contextfold summary, not tool results."""
+    """A user turn written by a person: not only hints, not a contextfold summary (`is_summary`), not tool results."""
     if message.role != "user" or message.tool_results:
         return False
-    if message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
+    if is_summary(message):
         return False
     return any(not isinstance(b, HintBlock) for b in message.content)
 

@@ -22,14 +22,25 @@ from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from contextfold._config import ContextConfig
+from contextfold._markers import (
+    ARCHIVE_PENDING,
+    MARKER_KEY,
+    PLACEHOLDER_MARKER,
+    SUMMARY_HEADER_PREFIX,
+    SUMMARY_MARKER,
+    is_placeholder_text,
+    summary_header,
+)
+from contextfold._markers import is_summary as is_summary_message
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, Boundary
+from contextfold.compaction._boundaries import Boundary
 
 __all__ = [
     "ARCHIVE_PENDING",
     "ARCHIVE_REF_TOKENS",
     "PLACEHOLDER_META_VALUE",
+    "SUMMARY_HEADER_PREFIX",
     "CompactionPlan",
     "CompactionStrategy",
     "FunctionStrategy",
@@ -45,30 +56,17 @@ __all__ = [
 
 ARCHIVE_REF_TOKENS = 32
 """Tokens set aside in ``tokens_after`` for the archive reference filled in later."""
-ARCHIVE_PENDING = "(archive pending)"
-"""Stands for the archive path in a summary header or placeholder until the archive is written."""
-PLACEHOLDER_META_VALUE = "placeholder"
-"""``meta[SUMMARY_META_KEY]`` of a text block written by a strategy that names the archive."""
+PLACEHOLDER_META_VALUE = PLACEHOLDER_MARKER
+"""Old name of `contextfold._markers.PLACEHOLDER_MARKER` (the markers and `is_summary_message` live there now)."""
 PLACEHOLDER_REF_TOKENS = 12
 """Tokens set aside per placeholder for the archive path replacing `ARCHIVE_PENDING`."""
-SUMMARY_HEADER_PREFIX = "Summary of earlier conversation ("
-
-
-def is_summary_message(message: Message) -> bool:
-    """Whether ``message`` is a contextfold summary (by its meta, or by its header after a file round trip)."""
-    if message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
-        return True
-    if message.role != "user" or not message.content:
-        return False
-    first = message.content[0]
-    return isinstance(first, TextBlock) and first.text.startswith(SUMMARY_HEADER_PREFIX)
 
 
 def fill_archive_ref(message: Message, ref: str) -> Message:
     """``message`` with `ARCHIVE_PENDING` replaced by ``ref`` in the placeholder blocks a strategy wrote."""
 
     def fill(block: TextBlock) -> TextBlock:
-        if block.meta.get(SUMMARY_META_KEY) != PLACEHOLDER_META_VALUE:
+        if not is_placeholder_text(block):
             return block
         return TextBlock(text=block.text.replace(ARCHIVE_PENDING, ref), meta=block.meta)
 
@@ -95,13 +93,6 @@ class Replacement:
     original: Message
 
 
-def summary_header(count: int, archive_ref: str | None) -> str:
-    """First line of a summary: how much was compacted and where the originals are."""
-    where = archive_ref if archive_ref is not None else ARCHIVE_PENDING
-    noun = "message" if count == 1 else "messages"
-    return f"Summary of earlier conversation ({count} {noun}, archived at {where})"
-
-
 def summary_message(
     body: str, *, count: int, archive_ref: str | None, meta: Mapping[str, Any] | None = None
 ) -> Message:
@@ -112,9 +103,7 @@ def summary_message(
     text = summary_header(count, archive_ref)
     if body:
         text += "\n" + body
-    return Message(
-        role="user", content=(TextBlock(text=text),), meta={**(meta or {}), SUMMARY_META_KEY: SUMMARY_META_VALUE}
-    )
+    return Message(role="user", content=(TextBlock(text=text),), meta={**(meta or {}), MARKER_KEY: SUMMARY_MARKER})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
