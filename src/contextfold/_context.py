@@ -26,7 +26,6 @@ the prefix sent last time is sent again byte for byte (`Prepared.cache`).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -59,11 +58,11 @@ from contextfold._runtime._read_cache import ReadCache
 from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import offload_oversized_result
-from contextfold.compaction._boundaries import last_user_index
-from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
+from contextfold.compaction._boundaries import last_user_index, leading_system_count
+from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
 from contextfold.compaction._loop_guard import LoopGuard, floor_error
-from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
+from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy, plan_async
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
@@ -429,12 +428,7 @@ class Context:
     # -- internals ----------------------------------------------------------------------------
 
     async def _plan(self, config: ContextConfig, attachment: Message | None) -> CompactionPlan | None:
-        aplan = getattr(self.strategy, "aplan", None)
-        result: CompactionPlan | None
-        if aplan is not None and inspect.iscoroutinefunction(aplan):
-            result = await aplan(self._messages, counter=self.counter, config=config)
-        else:
-            result = self.strategy.plan(self._messages, counter=self.counter, config=config)
+        result = await plan_async(self.strategy, self._messages, counter=self.counter, config=config)
         if result is not None and result.compacted and attachment is not None:
             result = result.with_attachments((attachment,), self.counter)
         return result

@@ -52,6 +52,7 @@ __all__ = [
     "find_boundary",
     "is_real_user",
     "last_user_index",
+    "leading_system_count",
     "reserve_cut",
     "safe_cuts",
     "split_message",
@@ -139,6 +140,16 @@ def safe_cuts(messages: Sequence[Message], rules: Sequence[CutRule] = DEFAULT_RU
     return safe
 
 
+def leading_system_count(messages: Sequence[Message]) -> int:
+    """Number of system messages at the start: the prompt, which compaction never touches (the ``lo`` of a cut)."""
+    count = 0
+    for message in messages:
+        if message.role != "system":
+            break
+        count += 1
+    return count
+
+
 def is_real_user(message: Message) -> bool:
     """A user turn written by a person: not only hints, not a contextfold summary (`is_summary`), not tool results."""
     if message.role != "user" or message.tool_results:
@@ -214,6 +225,11 @@ class Boundary:
     def compacted_end(self) -> int:
         """Index of the first message not (even partly) compacted, on the original list."""
         return self.cut - 1 if self.split is not None else self.cut
+
+    def compacted(self, messages: Sequence[Message]) -> tuple[Message, ...]:
+        """The messages this cut of ``messages`` compacts, in order (a split message's head last)."""
+        older = tuple(messages[self.lo : self.compacted_end])
+        return (*older, self.split.head) if self.split is not None else older
 
 
 def _block_tokens(role: str, block: object, counter: TokenCounter) -> int:

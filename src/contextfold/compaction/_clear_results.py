@@ -27,7 +27,7 @@ from contextfold._errors import ConfigError
 from contextfold._markers import ARCHIVE_PENDING, MARKER_KEY, PLACEHOLDER_MARKER, is_placeholder_text
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
-from contextfold.compaction._digest_strategy import leading_system_count
+from contextfold.compaction._boundaries import leading_system_count
 from contextfold.compaction._groups import call_names
 from contextfold.compaction._ledger import Fact, extract_facts
 from contextfold.compaction._plan import CompactionPlan

@@ -16,7 +16,8 @@ Placeholders name the archive, which only exists after the write: they carry
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
@@ -41,6 +42,7 @@ __all__ = [
     "ARCHIVE_REF_TOKENS",
     "PLACEHOLDER_META_VALUE",
     "SUMMARY_HEADER_PREFIX",
+    "AsyncCompactionStrategy",
     "CompactionPlan",
     "CompactionStrategy",
     "FunctionStrategy",
@@ -50,6 +52,7 @@ __all__ = [
     "as_strategy",
     "fill_archive_ref",
     "is_summary_message",
+    "plan_async",
     "summary_header",
     "summary_message",
 ]
@@ -276,7 +279,12 @@ class CompactionPlan:
 
 @runtime_checkable
 class CompactionStrategy(Protocol):
-    """Answers *what* to compact; ``None`` means there is nothing it can compact."""
+    """Answers *what* to compact; ``None`` means there is nothing it can compact.
+
+    A strategy that needs to await (a summary model) also has ``async def aplan`` with the same signature
+    (`AsyncCompactionStrategy`); `plan_async` is the one place that chooses between the two, so callers never
+    look for ``aplan`` themselves. ``plan`` stays required: it is the answer a synchronous caller gets.
+    """
 
     @property
     def name(self) -> str: ...
@@ -288,12 +296,39 @@ class CompactionStrategy(Protocol):
         ...
 
 
-PlanFunction = Callable[..., CompactionPlan | None]
-"""A plain function ``fn(messages, *, counter, config) -> CompactionPlan | None`` used as a strategy."""
+@runtime_checkable
+class AsyncCompactionStrategy(CompactionStrategy, Protocol):
+    """A strategy that plans asynchronously too: `plan_async` awaits its ``aplan``."""
+
+    async def aplan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        """Plan a compaction of ``messages``, awaiting what it needs (a model call)."""
+        ...
+
+
+async def plan_async(
+    strategy: CompactionStrategy, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+) -> CompactionPlan | None:
+    """The strategy's plan, from its ``aplan`` when it has a coroutine ``aplan``, else from ``plan``.
+
+    Strategies written against the protocol before ``aplan`` existed, with ``plan`` only, keep working.
+    """
+    if isinstance(strategy, AsyncCompactionStrategy) and inspect.iscoroutinefunction(strategy.aplan):
+        return await strategy.aplan(messages, counter=counter, config=config)
+    return strategy.plan(messages, counter=counter, config=config)
+
+
+PlanFunction = Callable[..., CompactionPlan | None] | Callable[..., Awaitable[CompactionPlan | None]]
+"""A plain function ``fn(messages, *, counter, config) -> CompactionPlan | None`` (or ``async def``) as a strategy."""
 
 
 class FunctionStrategy:
-    """Adapts a plain function to `CompactionStrategy`; its name is the function's name."""
+    """Adapts a plain function to `CompactionStrategy`; its name is the function's name.
+
+    An ``async def`` function plans through `aplan` (which `plan_async` and the `Context` use); its ``plan``
+    raises `TypeError`, since a synchronous caller cannot await it.
+    """
 
     def __init__(self, fn: PlanFunction, name: str | None = None) -> None:
         self._fn = fn
@@ -307,6 +342,21 @@ class FunctionStrategy:
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
     ) -> CompactionPlan | None:
         result = self._fn(messages, counter=counter, config=config)
+        if inspect.isawaitable(result):
+            if inspect.iscoroutine(result):
+                result.close()  # never awaited: close it rather than leave a "never awaited" warning
+            raise TypeError(f"strategy {self._name!r} is async: plan with plan_async (Context.prepare does)")
+        return self._checked(result)
+
+    async def aplan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        result = self._fn(messages, counter=counter, config=config)
+        if inspect.isawaitable(result):
+            result = await result
+        return self._checked(result)
+
+    def _checked(self, result: object) -> CompactionPlan | None:
         if result is not None and not isinstance(result, CompactionPlan):
             raise TypeError(f"strategy {self._name!r} returned {type(result).__name__}, not a CompactionPlan or None")
         return result
