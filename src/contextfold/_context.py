@@ -36,6 +36,7 @@ from typing import Any, Literal
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
 from contextfold._formats._providers import ProviderName
+from contextfold._guard import Fence, GuardConfig
 from contextfold._markers import (
     INSTRUCTIONS_TAG,
     MARKER_KEY,
@@ -55,9 +56,9 @@ from contextfold._runtime._hints import (
 )
 from contextfold._runtime._layers import PromptFile, SystemPromptBuilder
 from contextfold._runtime._read_cache import ReadCache
-from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._tokens._counting import TokenCounter, TokenTally, count_tools
+from contextfold._tool_results import admit_tool_message
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold._workspace._split import offload_oversized_result
 from contextfold.compaction._boundaries import last_user_index, leading_system_count
 from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
@@ -69,7 +70,7 @@ __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context"
 REATTACHED_META_VALUE = REATTACHED_MARKER
 """Old name of `contextfold._markers.REATTACHED_MARKER` (the re-attached message's texts live there too)."""
 
-EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning"]
+EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning", "guard", "tool_result"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -281,33 +282,47 @@ class Context:
         for message in messages:
             self.append(message, provider=provider)
 
-    async def append_tool_result(self, message: Message) -> list[OffloadRef]:
-        """Append a tool message after splitting results over ``config.result_limit`` (rest offloaded).
+    async def append_tool_result(
+        self,
+        message: Message | Mapping[str, Any],
+        *,
+        provider: ProviderName | None = None,
+        guard: GuardConfig | None = None,
+        fence: Fence | None = None,
+    ) -> list[OffloadRef]:
+        """Append a tool message through the tool-result path; return what was offloaded.
 
+        ``message`` is a canonical tool message or a provider dict, as `append` takes them (an OpenAI
+        ``{"role": "tool", ...}`` message, an Anthropic user message with ``tool_result`` blocks; text beside the
+        results is appended after them, as `append` does). Each result is guarded (with ``guard``: redaction and
+        injection defanging per its mode, and the ``fence`` when its ``fence`` flag is on), split when over
+        ``config.result_limit`` (the rest offloaded to the workspace, named by a notice), fenced, counted once
+        and appended (`contextfold._tool_results`). Emits ``guard``, ``offload`` and ``tool_result`` events.
         If the workspace write fails, `WorkspaceError` propagates and nothing is appended.
         """
-        if message.role != "tool":
-            raise InputError(f"append_tool_result takes a tool message, got role {message.role!r}")
-        if count_messages(self.counter, (message,)) <= self.config.result_limit:
-            # Every result fits (a block never costs more than its message): no split, and the count is
-            # cached on the message for the append below.
-            self.append(message)
-            return []
+        index = len(self._messages)
+        coerced = self._coerce(message, provider, index)
+        if not any(m.role == "tool" for m in coerced):
+            role = coerced[0].role if coerced else "empty"
+            raise InputError(f"append_tool_result takes a tool message (tool results), got role {role!r}")
+        for m in coerced:  # refuse an orphan result before anything is offloaded
+            self._check_pairing(m)
         refs: list[OffloadRef] = []
-        blocks: list[ToolResultBlock] = []
-        for block in message.tool_results:
-            kept, ref = await offload_oversized_result(
-                block, limit=self.config.result_limit, counter=self.counter, offloader=self.workspace
+        for m in coerced:
+            if m.role != "tool":
+                self.append(m)
+                continue
+            admitted = await admit_tool_message(
+                m,
+                limit=self.config.result_limit,
+                counter=self.counter,
+                offloader=self.workspace,
+                guard=guard,
+                fence=fence,
+                on_event=self._emit,
             )
-            blocks.append(kept)
-            if ref is not None:
-                refs.append(ref)
-        if refs:
-            message = message.replace(content=tuple(blocks))
-            self._emit("offload", refs)
-        elif any(k is not b for k, b in zip(blocks, message.tool_results, strict=True)):
-            message = message.replace(content=tuple(blocks))
-        self.append(message)
+            self.append(admitted.message)  # its count is cached: the tally does not count it again
+            refs.extend(admitted.refs)
         return refs
 
     def pin(self, item: Message | str) -> Message:
