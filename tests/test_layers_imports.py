@@ -317,3 +317,36 @@ def test_the_checker_resolves_relative_and_type_only_imports(tmp_path: Path) -> 
     assert ("contextfold._agent._loop", "contextfold._agent._tools") in {(i.module, i.target) for i in imports}
     assert next(i for i in imports if i.target == "openai").lazy
     assert violations(imports) == []
+
+
+# -- docs/architecture.md draws the same table -----------------------------------------------------------------------
+
+DOC = PACKAGE_ROOT.parent.parent / "docs" / "architecture.md"
+_GROUPS = {"ground": GROUND, "pure": PURE, "session": SESSION}
+
+
+def _documented_layers() -> dict[str, frozenset[str]]:
+    import re
+
+    text = DOC.read_text(encoding="utf-8")
+    table = text.split("| folder | owns | may import |", 1)[1].split("\n\n", 1)[0]
+    out: dict[str, frozenset[str]] = {}
+    for row in table.strip().splitlines()[1:]:
+        folder, _, may = (cell.strip() for cell in row.strip("|").split("|"))
+        unit = folder.strip("`").removesuffix("/").removesuffix(".py")
+        names: set[str] = set()
+        for part in re.split(r",\s*", may):
+            part = part.strip("`")
+            names |= _GROUPS.get(part, {part})
+        out[unit] = frozenset(names)
+    return out
+
+
+def test_the_architecture_page_draws_the_layer_table() -> None:
+    documented = _documented_layers()
+    assert set(documented) == set(LAYERS)
+    for unit, allowed in LAYERS.items():
+        assert documented[unit] - {unit} == allowed - {unit}, unit
+    text = DOC.read_text(encoding="utf-8")
+    for sdk in SDKS:
+        assert f"`{sdk}`" in text, sdk
