@@ -41,6 +41,7 @@ from contextfold._cli._compact import compact_transcript
 from contextfold._errors import BudgetError
 from contextfold._messages import iter_text
 from contextfold._tokens._factory import make_counter
+from contextfold.compaction._boundaries import last_user_index
 from contextfold.compaction._digest import Tier, digest_lines
 from benchmarks.bench_quality import enum_tools, items, load
 
@@ -58,7 +59,8 @@ def through_file(t, fmt):
 out = {}
 for first, second in pairs:
     row = {"conversations": 0, "items": 0, "once": 0, "fit once": 0, **{f"twice {f}": 0 for f in formats},
-           **{f"fit twice {f}": 0 for f in formats}, "summary line": [], "skipped": 0}
+           **{f"fit twice {f}": 0 for f in formats}, **{f"turn lost {f}": 0 for f in formats}, "with turn": 0,
+           "summary line": [], "skipped": 0}
     for c in load([sys.argv[3]]):
         t0 = Transcript(messages=tuple(to_canonical(c["messages"], "openai")), format="openai", shape="object")
         skip = enum_tools(c.get("tools"))
@@ -78,9 +80,14 @@ for first, second in pairs:
         row["items"] += len(base)
         row["once"] += kept(once.transcript)
         row["fit once"] += once.tokens_after <= limit
+        latest = last_user_index(earlier.transcript.messages)  # meta intact here: the latest real user turn
+        row["with turn"] += latest is not None
         for f, r in twice.items():
             row[f"twice {f}"] += kept(r.transcript)
             row[f"fit twice {f}"] += r.tokens_after <= limit
+            if latest is not None:
+                turn = earlier.transcript.messages[latest].text
+                row[f"turn lost {f}"] += not any(turn in m.text for m in r.transcript.messages)
         if earlier.compaction is not None:
             back = through_file(earlier.transcript, "openai").messages[1]
             row["summary line"].append(len(digest_lines(back, Tier.TRUNCATED, {})[0]))
@@ -116,8 +123,8 @@ def _table(label: str, results: dict[str, dict[str, object]]) -> list[str]:
         f"**{label}**",
         "",
         "| windows | conversations | items | once | twice (openai file) | twice (anthropic file) | fit (once / twice) "
-        "| read-back summary line |",
-        "|---|---|---|---|---|---|---|---|",
+        "| latest user turn compacted (openai / anthropic) | read-back summary line |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for pair, row in results.items():
         items = int(row["items"])  # type: ignore[call-overload]
@@ -131,9 +138,10 @@ def _table(label: str, results: dict[str, dict[str, object]]) -> list[str]:
         line = row["summary line"]
         assert isinstance(line, list)
         mean = f"{sum(line) / len(line):,.0f} chars" if line else "-"
+        turns = f"{row['turn lost openai']} / {row['turn lost anthropic']} of {row['with turn']}"
         lines.append(
             f"| {pair} | {n} | {items} | {share('once')} | {share('twice openai')} | {share('twice anthropic')} "
-            f"| {fits} | {mean} |"
+            f"| {fits} | {turns} | {mean} |"
         )
     return lines
 
@@ -168,11 +176,20 @@ def main() -> int:
             "Items: distinct file paths and commands of the original conversation still verbatim after compaction. "
             "*once*: compacted at the smaller window; *twice*: compacted at the larger window, written as a "
             "transcript file in that format and read back (contextfold's meta is lost), then compacted at the "
-            "smaller window. *fit*: results at or under the trigger. *read-back summary line*: mean length of the "
-            "read-back summary's line in a Truncated-tier digest (a summary keeps 1,600 characters there, a user "
-            "line 400).",
+            "smaller window. *fit*: results at or under the trigger. *latest user turn compacted*: conversations "
+            "whose latest real user turn (after the first compaction) is no longer verbatim after the second; the "
+            "design keeps it unless it and what follows exceed the budget, the same for both formats. *read-back "
+            "summary line*: mean length of the read-back summary's line in a Truncated-tier digest (a summary keeps "
+            "1,600 characters there, a user line 400).",
             "",
             *(line for section in sections for line in [*section, ""]),
+            "Reading: before the summary fix (issue 13 item 4), a summary read back from a file lost its meta and "
+            "was a user turn to the boundary finder and the digest (its digest line cut to 400 characters). An "
+            "Anthropic file also merges the summary with the user turn after it into one message; read back, that "
+            "message was the latest user turn, compacted with the summary, which freed room and kept more items "
+            "but broke the rule that the latest user turn stays verbatim. With the fix, both formats read back "
+            "to the same messages and compact the same way.",
+            "",
         ]
     )
     print(text)
