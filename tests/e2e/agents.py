@@ -37,6 +37,7 @@ __all__ = [
     "missing",
     "run_claude",
     "run_codex",
+    "run_codex_builtin",
 ]
 
 
@@ -223,6 +224,9 @@ def run_claude(
     return _run("claude", command, env, work, home, timeout)
 
 
+_CODEX_OFFLINE = "\n[analytics]\nenabled = false\n\n[features]\nplugins = false\n"
+
+
 def codex_config(base_url: str, *, model: str = "gpt-5.5", extra: str = "") -> str:
     """A ``config.toml`` that points Codex at ``base_url`` with the Responses wire API and nothing else online."""
     return (
@@ -230,8 +234,7 @@ def codex_config(base_url: str, *, model: str = "gpt-5.5", extra: str = "") -> s
         'model_provider = "e2e"\n'
         "check_for_update_on_startup = false\n"
         f"{extra}"
-        "\n[analytics]\nenabled = false\n"
-        "\n[features]\nplugins = false\n"
+        f"{_CODEX_OFFLINE}"
         "\n[model_providers.e2e]\n"
         'name = "contextfold e2e"\n'
         f'base_url = "{base_url}"\n'
@@ -267,6 +270,39 @@ def run_codex(
         "E2E_OPENAI_API_KEY": api_key,
     }
     env.update(extra_env or {})
+    command = [
+        str(binary(CODEX, cache)),
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--json",
+        prompt,
+    ]
+    return _run("codex", command, env, work, home, timeout)
+
+
+def run_codex_builtin(
+    base_url: str,
+    api_key: str,
+    prompt: str,
+    home: Path,
+    *,
+    cache: Path | None = None,
+    timeout: float = 1200,
+    config_extra: str = "",
+) -> AgentRun:
+    """Codex with its built-in OpenAI provider moved to ``base_url`` (``openai_base_url``; key in ``CODEX_API_KEY``).
+
+    This provider compacts remotely (a ``compaction_trigger`` item) and tries a WebSocket first (about 6 s of
+    retries before it falls back to HTTP), unlike a ``model_providers`` entry.
+    """
+    work = home / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    codex_home = home / "codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    config = f'model = "gpt-5.5"\nopenai_base_url = "{base_url}"\ncheck_for_update_on_startup = false\n{config_extra}'
+    (codex_home / "config.toml").write_text(config + _CODEX_OFFLINE, encoding="utf-8")
+    env = {"PATH": _PATH, "HOME": str(home), "LANG": "C.UTF-8", "CODEX_HOME": str(codex_home), "CODEX_API_KEY": api_key}
     command = [
         str(binary(CODEX, cache)),
         "exec",

@@ -650,8 +650,8 @@ def _anthropic_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
                     delta = {"type": "text_delta", "text": piece}
                     yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
             else:
-                head = {**block, "input": {}}
-                yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": head}
+                empty: dict[str, Any] = {**block, "input": {}}
+                yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": empty}
                 raw = json.dumps(block["input"], separators=(",", ":"))
                 for piece in ["", *_chunks(raw, 40)]:
                     delta = {"type": "input_json_delta", "partial_json": piece}

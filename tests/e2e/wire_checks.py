@@ -29,6 +29,7 @@ import contextfold
 from contextfold import (
     Message,
     RedactedThinkingBlock,
+    Role,
     TextBlock,
     ThinkingBlock,
     TokenCounter,
@@ -38,6 +39,7 @@ from contextfold import (
 from contextfold.compaction._plan import SUMMARY_HEADER_PREFIX
 
 __all__ = [
+    "SUMMARY_HEADER_PREFIX",
     "FitReport",
     "KeyReport",
     "PairingReport",
@@ -216,6 +218,9 @@ def _texts(content: Any) -> list[str]:
     return out
 
 
+_RESPONSES_ROLES: dict[str, Role] = {"developer": "system", "system": "system", "assistant": "assistant"}
+
+
 def responses_canonical(items: Sequence[Any], instructions: str | None = None) -> list[Message]:
     """Responses API input items as canonical messages, for counting (an independent mapping, not a format).
 
@@ -232,8 +237,8 @@ def responses_canonical(items: Sequence[Any], instructions: str | None = None) -
             continue
         kind = item.get("type", "message")
         if kind == "message":
-            role = {"developer": "system", "system": "system", "assistant": "assistant"}.get(item.get("role"), "user")
-            out.append(Message(role=role, content=tuple(TextBlock(text=t) for t in _texts(item.get("content")))))  # type: ignore[arg-type]
+            role: Role = _RESPONSES_ROLES.get(str(item.get("role")), "user")
+            out.append(Message(role=role, content=tuple(TextBlock(text=t) for t in _texts(item.get("content")))))
         elif kind in ("function_call", "custom_tool_call"):
             arguments = item.get("arguments") if kind == "function_call" else item.get("input")
             call = ToolCallBlock(
@@ -263,10 +268,10 @@ def responses_canonical(items: Sequence[Any], instructions: str | None = None) -
 
 def request_tokens(request: WireRequest, counter: TokenCounter) -> int:
     """The request's size: canonical messages (system prompt included) plus one count of each tool schema."""
-    cached = request._tokens.get(counter.key)
-    if cached is None:
-        cached = request._tokens[counter.key] = _count(request, counter)
-    return cached
+    key = str(counter.key)
+    if key not in request._tokens:
+        request._tokens[key] = _count(request, counter)
+    return request._tokens[key]
 
 
 def _count(request: WireRequest, counter: TokenCounter) -> int:
