@@ -16,14 +16,22 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import contextfold
 
-__all__ = ["Hop", "direct", "proxy_command", "proxy_required", "proxy_unavailable", "through_proxy"]
+__all__ = [
+    "Hop",
+    "direct",
+    "passthrough_command",
+    "proxy_command",
+    "proxy_required",
+    "proxy_unavailable",
+    "through_proxy",
+]
 
 
 @dataclass(frozen=True)
@@ -50,6 +58,11 @@ def direct(upstream_url: str) -> Iterator[Hop]:
 def proxy_command(*args: str) -> list[str]:
     """``contextfold proxy ARGS`` with this interpreter (the project's venv)."""
     return [sys.executable, "-m", "contextfold", "proxy", *args]
+
+
+def passthrough_command(*args: str) -> list[str]:
+    """The pass-through stand-in (``passthrough_proxy.py``, same flags) with this interpreter."""
+    return [sys.executable, str(Path(__file__).with_name("passthrough_proxy.py")), *args]
 
 
 def proxy_unavailable() -> str | None:
@@ -95,12 +108,20 @@ def _healthy(url: str) -> bool:
 
 
 @contextmanager
-def through_proxy(upstream_url: str, state: Path, *, window: int, timeout: float = 120) -> Iterator[Hop]:
-    """``contextfold proxy`` between client and upstream, at ``window`` tokens, state under ``state``."""
+def through_proxy(
+    upstream_url: str,
+    state: Path,
+    *,
+    window: int,
+    timeout: float = 120,
+    command: Callable[..., list[str]] = proxy_command,
+    name: str = "proxy",
+) -> Iterator[Hop]:
+    """``contextfold proxy`` (or ``command``) between client and upstream, at ``window`` tokens, state in ``state``."""
     port = _free_port()
     state.mkdir(parents=True, exist_ok=True)
     log = state.parent / f"{state.name}-proxy.log"
-    command = proxy_command(
+    argv = command(
         "--port",
         str(port),
         "--anthropic-upstream",
@@ -114,19 +135,19 @@ def through_proxy(upstream_url: str, state: Path, *, window: int, timeout: float
     )
     url = f"http://127.0.0.1:{port}"
     with log.open("wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + timeout
             while not _healthy(url):
                 if process.poll() is not None:
                     raise RuntimeError(
-                        f"contextfold proxy exited {process.returncode} before /healthz answered:\n"
+                        f"{name} exited {process.returncode} before /healthz answered:\n"
                         + log.read_text(encoding="utf-8", errors="replace")[-3000:]
                     )
                 if time.monotonic() > deadline:
-                    raise RuntimeError(f"contextfold proxy did not answer {url}/healthz within {timeout:.0f}s")
+                    raise RuntimeError(f"{name} did not answer {url}/healthz within {timeout:.0f}s")
                 time.sleep(0.2)
-            yield Hop("proxy", url, url + "/v1", log)
+            yield Hop(name, url, url + "/v1", log)
         finally:
             process.terminate()
             try:

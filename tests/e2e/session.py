@@ -20,7 +20,7 @@ from upstream import Recorded, ShellScript, Upstream, large_output_commands
 
 import contextfold
 
-__all__ = ["CLIENT_KEYS", "HopFactory", "Session", "direct_hop", "proxy_hop", "run_session"]
+__all__ = ["CLIENT_KEYS", "HopFactory", "Session", "direct_hop", "passthrough_hop", "proxy_hop", "run_session"]
 
 Client = Literal["claude", "codex"]
 HopFactory = Callable[[str, Path], AbstractContextManager[hops.Hop]]
@@ -171,7 +171,14 @@ def direct_hop(upstream_url: str, _state: Path) -> AbstractContextManager[hops.H
 
 
 def proxy_hop(window: int) -> HopFactory:
+    """``contextfold proxy --window WINDOW`` in the middle."""
+
     def factory(upstream_url: str, state: Path) -> AbstractContextManager[hops.Hop]:
         return hops.through_proxy(upstream_url, state, window=window)
 
     return factory
+
+
+def passthrough_hop(upstream_url: str, state: Path) -> AbstractContextManager[hops.Hop]:
+    """The pass-through stand-in in the middle (tests the through-proxy plumbing; compacts nothing)."""
+    return hops.through_proxy(upstream_url, state, window=0, command=hops.passthrough_command, name="passthrough")

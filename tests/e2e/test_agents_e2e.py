@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from session import Client, Session, direct_hop, proxy_hop, run_session
+from session import Client, HopFactory, Session, direct_hop, passthrough_hop, proxy_hop, run_session
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,12 @@ def _common(session: Session) -> None:
 
 
 def _run(client: Client, tmp_path: Path, cache: Path, hop: str, compacting: bool) -> Session:
-    factory = direct_hop if hop == "direct" else proxy_hop(WINDOW)
+    factories: dict[str, HopFactory] = {
+        "direct": direct_hop,
+        "passthrough": passthrough_hop,
+        "proxy": proxy_hop(WINDOW),
+    }
+    factory = factories[hop]
     return run_session(
         client,
         factory,
@@ -67,6 +72,18 @@ def test_direct_session_outgrows_the_window_and_the_harness_sees_it(
     # Direct, nothing rewrites the history: every main transition is cache-stable.
     assert session.prefix.count("break") == 0, session.prefix.summary()
     assert session.prefix.count("compaction") == 0, session.prefix.summary()
+
+
+@pytest.mark.parametrize("client", ["claude", "codex"])
+def test_through_a_passthrough_proxy_only_the_fit_fails(
+    client: Client, tmp_path: Path, client_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The through-proxy plumbing with a stand-in that forwards every byte: the same verdicts as direct."""
+    session = _run(client, tmp_path, client_cache, "passthrough", compacting=False)
+    _show(session, capsys)
+    _common(session)
+    assert session.hop == "passthrough" and not session.fit.ok, session.describe()
+    assert session.prefix.raw_identical == (session.prefix.count("extends") if client == "codex" else 0)
 
 
 @pytest.mark.parametrize("client", ["claude", "codex"])
