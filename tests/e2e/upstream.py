@@ -45,6 +45,7 @@ __all__ = [
     "CLAUDE_SHELL_TOOLS",
     "CODEX_SHELL_TOOLS",
     "RESET",
+    "TOO_LONG",
     "Recorded",
     "ShellScript",
     "Upstream",
@@ -63,6 +64,9 @@ Role = Literal["main", "side", "compact", "none"]
 
 # A scripted "status" that closes the connection without an answer (a connection reset as the client sees it).
 RESET = 0
+# A scripted "status" answered as the provider's context-overflow error (HTTP 400: Anthropic "prompt is too long",
+# OpenAI ``context_length_exceeded``).
+TOO_LONG = 1
 
 CLAUDE_SHELL_TOOLS = ("Bash",)
 CODEX_SHELL_TOOLS = ("exec_command", "shell", "local_shell", "shell_command")
@@ -403,10 +407,14 @@ def _make_handler(upstream: Upstream) -> type[BaseHTTPRequestHandler]:
                 turn = _anthropic_turn(upstream, body, body_bytes)
             else:
                 turn = _responses_turn(upstream, body, body_bytes)
-            upstream._record(_replace(base, role=turn.role, status=turn.status, step=turn.step))
+            status = 400 if turn.status == TOO_LONG else turn.status
+            upstream._record(_replace(base, role=turn.role, status=status, step=turn.step))
             if turn.status == RESET:
                 self.close_connection = True
                 self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if turn.status == TOO_LONG:
+                self._send_json(400, _too_long_payload(kind, upstream._tokens(body_bytes)))
                 return
             if turn.status != 200:
                 self._send_json(turn.status, _error_payload(kind, turn.status, "scripted error"), _RETRY_FAST)
@@ -460,6 +468,17 @@ def _error_payload(kind: Kind, status: int, message: str) -> dict[str, Any]:
             "code": code,
         }
     }
+
+
+def _too_long_payload(kind: Kind, tokens: int) -> dict[str, Any]:
+    if kind == "messages":
+        message = f"prompt is too long: {tokens} tokens > 200000 maximum"
+        return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    message = (
+        f"Your input exceeds the context window of this model. ({tokens} tokens requested; please reduce the length "
+        "of the input.)"
+    )
+    return {"error": {"message": message, "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}
 
 
 def _models_payload() -> dict[str, Any]:
