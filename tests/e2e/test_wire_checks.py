@@ -268,3 +268,11 @@ def test_the_key_must_arrive_unchanged() -> None:
 
 def test_samples_reencode_compactly() -> None:
     assert encode({"a": [1, "é"]}) == '{"a":[1,"é"]}'.encode()
+
+
+def test_a_request_contextfold_cannot_read_is_a_finding_not_a_crash() -> None:
+    body = sample_body("claude_code/turn-1")
+    body["messages"][2]["content"].append({"type": "no_such_block"})
+    request = load("claude_code/turn-1", 0, body=body)
+    assert "cannot be counted" in checks.fit_report([request], 40_000).problems[0]
+    assert "cannot be read as anthropic" in checks.pairing_report([request]).problems[0]

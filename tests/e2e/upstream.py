@@ -478,7 +478,14 @@ def _too_long_payload(kind: Kind, tokens: int) -> dict[str, Any]:
         f"Your input exceeds the context window of this model. ({tokens} tokens requested; please reduce the length "
         "of the input.)"
     )
-    return {"error": {"message": message, "type": "invalid_request_error", "param": "input", "code": "context_length_exceeded"}}
+    return {
+        "error": {
+            "message": message,
+            "type": "invalid_request_error",
+            "param": "input",
+            "code": "context_length_exceeded",
+        }
+    }
 
 
 def _models_payload() -> dict[str, Any]:

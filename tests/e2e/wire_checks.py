@@ -336,7 +336,11 @@ def fit_report(requests: Requests, window: int, counter: TokenCounter | None = N
     report = FitReport(window)
     for request in parse_all(requests):
         recorded = request.recorded
-        tokens = request_tokens(request, counter)
+        try:
+            tokens = request_tokens(request, counter)
+        except contextfold.ContextfoldError as exc:  # a request contextfold cannot read is a finding, not a crash
+            report.problems.append(f"request {recorded.index} ({recorded.role}) cannot be counted: {exc}")
+            continue
         report.tokens.append((recorded.index, tokens))
         if tokens > window:
             report.problems.append(
@@ -439,7 +443,12 @@ def pairing_report(requests: Requests) -> PairingReport:
     for request in parse_all(requests):
         recorded = request.recorded
         report.checked += 1
-        found = anthropic_problems(request) if request.format == "anthropic" else responses_problems(request.history)
+        try:
+            found = (
+                anthropic_problems(request) if request.format == "anthropic" else responses_problems(request.history)
+            )
+        except contextfold.ContextfoldError as exc:
+            found = [f"cannot be read as {request.format} messages: {exc}"]
         report.problems.extend(f"request {recorded.index} ({recorded.role}): {p}" for p in found)
     return report
 
@@ -573,12 +582,13 @@ def prefix_report(
     items = list(requests)
     recorded = [r.recorded if isinstance(r, WireRequest) else r for r in items]
     parsed = [p for p in parse_all(items) if p.role == role]
-    tokens = {p.index: request_tokens(p, counter) for p in parsed}
+    tokens = {p.index: _tokens_or_none(p, counter) for p in parsed}
     for prev, nxt in itertools.pairwise(parsed):
         stable, raw = prefix_relation(prev, nxt)
         between = [r for r in recorded if prev.index < r.index < nxt.index and r.role == "compact"]
         new_marks = _compaction_marks(nxt) - _compaction_marks(prev)
-        shrank = tokens[nxt.index] < tokens[prev.index]
+        before, after = tokens[prev.index], tokens[nxt.index]
+        shrank = before is not None and after is not None and after < before
         relation: Relation
         if stable:
             relation = "extends"
@@ -594,6 +604,13 @@ def prefix_report(
             f"(need {required:.0%}); breaks at {', '.join(breaks[:20])}"
         )
     return report
+
+
+def _tokens_or_none(request: WireRequest, counter: TokenCounter) -> int | None:
+    try:
+        return request_tokens(request, counter)
+    except contextfold.ContextfoldError:
+        return None
 
 
 def first_difference(prev: WireRequest, nxt: WireRequest) -> str:
