@@ -62,7 +62,7 @@ def _write(name: str, doc: dict[str, Any]) -> None:
 
 
 def _session(client: str, extra: dict[str, str], config: str, remote: bool = False) -> tuple[list[Recorded], str]:
-    script = ShellScript(large_output_commands(8, 1000), thinking_every=2)
+    script = ShellScript(large_output_commands(8, 1000), thinking_every=2, parallel_every=3, patch_every=2)
     home = Path(tempfile.mkdtemp(prefix="e2e-samples-"))
     # The upstream reports bytes as tokens, so a small session crosses the clients' compaction thresholds.
     with Upstream(script, tokens=len) as upstream:

@@ -98,6 +98,8 @@ class Session:
             "returncode": self.run.returncode,
             "commands": len(self.script.commands),
             "results": self.script.steps_done,
+            "turns": self.script.turns,
+            "patches": len(self.script.patches),
             "requests": kinds,
             "window": self.window,
             "max_tokens": self.fit.max_tokens,
@@ -127,12 +129,19 @@ def run_session(
     lines: int = 1500,
     window: int = 40_000,
     thinking_every: int = 4,
+    parallel_every: int = 8,
+    patch_every: int = 10,
     claude_env: dict[str, str] | None = None,
     codex_config: str = "",
     timeout: float = 1800,
 ) -> Session:
     """Run ``client`` through ``hop`` on a ``commands``-step shell session; compute every check at ``window``."""
-    script = ShellScript(large_output_commands(commands, lines), thinking_every=thinking_every)
+    script = ShellScript(
+        large_output_commands(commands, lines),
+        thinking_every=thinking_every,
+        parallel_every=parallel_every,
+        patch_every=patch_every,
+    )
     key = CLIENT_KEYS[client]
     with Upstream(script) as upstream, hop(upstream.url, home / "hop") as middle:
         if client == "claude":

@@ -158,14 +158,31 @@ def test_side_requests_compaction_and_count_tokens_get_sensible_answers() -> Non
 
 
 def test_a_call_lost_in_a_client_compaction_is_asked_again_under_a_new_id() -> None:
-    script = ShellScript(["true", "true"])
-    assert script.next_action({}, set()) == ("call", 0, "e2e000")
-    assert script.next_action({}, {"e2e000"}) == ("call", 0, "e2e000")  # a resend of the same history
-    assert script.next_action({}, set()) == ("call", 0, "e2e000r1")  # the call vanished: ask again
-    script.observe({"e2e000r1": "done"})
-    assert script.next_action({}, set()) == ("call", 1, "e2e001")
-    assert script.next_action({"e2e001": "done"}, {"e2e001"}) == ("final", -1, None)
-    assert script.observed == {0: "done", 1: "done"} and script.issued_ids() == {"e2e000", "e2e000r1", "e2e001"}
+    script = ShellScript(["a", "b", "c"], parallel_every=2)
+    first = script.next_turn({}, set())
+    assert first[0] == "calls" and [(c.call_id, c.text) for c in first[2]] == [("e2e000a", "a")]
+    assert script.next_turn({}, {"e2e000a"})[2] == first[2]  # a resend of the same history
+    again = script.next_turn({}, set())[2]  # the call vanished: asked again under a new id
+    assert [(c.call_id, c.text) for c in again] == [("e2e000ar1", "a")]
+    script.observe({"e2e000ar1": "done a"})
+    parallel = script.next_turn({}, set())[2]  # every second turn asks for two commands at once
+    assert [(c.call_id, c.text) for c in parallel] == [("e2e001a", "b"), ("e2e001b", "c")]
+    assert script.next_turn({"e2e001a": "done b"}, {"e2e001a", "e2e001b"})[2] == parallel  # one result is not all
+    assert script.next_turn({"e2e001a": "done b", "e2e001b": "done c"}, set()) == ("final", 2, [])
+    assert script.observed == {0: "done a", 1: "done b", 2: "done c"} and script.finished
+    assert script.issued_ids() == {"e2e000a", "e2e000ar1", "e2e001a", "e2e001b"}
+
+
+def test_patches_replace_a_turn_only_where_the_client_offers_apply_patch() -> None:
+    script = ShellScript(["a", "b"], patch_every=2)
+    assert [c.kind for c in script.next_turn({}, set(), can_patch=True)[2]] == ["shell"]
+    patch = script.next_turn({"e2e000a": "ok"}, set(), can_patch=True)[2]
+    assert [c.kind for c in patch] == ["patch"] and patch[0].text.startswith("*** Begin Patch\n*** Add File: ")
+    assert [c.text for c in script.next_turn({"e2e001a": "patched"}, set(), can_patch=True)[2]] == ["b"]
+    assert script.patches == {1: "patched"}
+    without = ShellScript(["a", "b"], patch_every=2)
+    without.next_turn({}, set())
+    assert [c.text for c in without.next_turn({"e2e000a": "ok"}, set())[2]] == ["b"]
 
 
 def test_recorded_headers_keep_their_case_and_order() -> None:

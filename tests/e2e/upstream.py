@@ -18,10 +18,11 @@ Every request is recorded byte for byte (`Recorded`: method, path with query, he
 received, body bytes), also the ones answered with an error, so retries are visible.
 
 What to answer is decided by a `ShellScript`: the *main* conversation (the request that offers the client's
-shell tool and carries the script's task marker) is asked, turn after turn, to run the script's commands one at
-a time through the client's own shell tool (Claude Code ``Bash``, Codex ``exec_command`` or ``shell``), then
-gets a final text. The script advances when the result of the outstanding call comes back, so a retried or
-resent request gets the same call again. Everything else (title or summary side requests, the client's own
+shell tool and carries the script's task marker) is asked, turn after turn, to run the script's commands
+through the client's own shell tool (Claude Code ``Bash``, Codex ``exec_command`` or ``shell``), one per turn
+or two in parallel, with now and then a Codex ``apply_patch`` (a ``custom_tool_call``), then gets a final
+text. The script advances when the results of the outstanding calls come back, so a retried or resent request
+gets the same calls again. Everything else (title or summary side requests, the client's own
 compaction requests, sub-agents) gets a short text answer, or a summary for a compaction request, so the client
 proceeds. ``usage`` reports an estimate of the request's real size, so clients decide their own compaction as
 they would against the real API.
@@ -46,6 +47,7 @@ __all__ = [
     "CODEX_SHELL_TOOLS",
     "RESET",
     "TOO_LONG",
+    "Call",
     "Recorded",
     "ShellScript",
     "Upstream",
@@ -144,33 +146,53 @@ class Recorded:
         return self.body.decode("utf-8")
 
 
-@dataclass
-class _Outstanding:
-    step: int
+@dataclass(frozen=True)
+class Call:
+    """One tool call of a scripted turn: a shell command (``command`` indexes the script's) or a patch."""
+
     call_id: str
+    kind: Literal["shell", "patch"]
+    command: int
+    text: str
+
+
+@dataclass
+class _Pending:
+    turn: int
+    calls: list[Call]
     issued: int = 1
+
+
+def _patch(turn: int) -> str:
+    return f"*** Begin Patch\n*** Add File: e2e-notes-{turn}.txt\n+notes of turn {turn}\n+E2E-PATCH\n*** End Patch\n"
 
 
 @dataclass
 class ShellScript:
-    """The conversation the upstream plays: run ``commands`` one per turn through the shell tool, then finish.
+    """The conversation the upstream plays: run ``commands`` through the client's shell tool, then finish.
 
-    ``marker`` must appear in the task prompt; it tells the main conversation from side requests (titles,
-    sub-agents), which do not carry it in their newest user turn... but may carry it in history, so the main
-    conversation is also required to offer one of ``shell_tools``.
-    ``thinking_every``: every n-th tool turn carries a thinking block (Anthropic, with a signature) or a
+    One model turn asks for one command, or for two in parallel every ``parallel_every``-th turn; every
+    ``patch_every``-th turn asks for a patch instead where the client offers Codex's freeform ``apply_patch`` tool
+    (a ``custom_tool_call``). ``marker`` must appear in the task prompt: it tells the main conversation from side
+    requests (titles, sub-agents); after a client-side compaction, the call ids the script handed out do.
+    ``thinking_every``: every n-th turn also carries a thinking block (Anthropic, with a signature) or a
     reasoning item with ``encrypted_content`` (Responses), which the client must send back untouched.
-    ``errors``: step -> HTTP status served once, the first time that step would be asked (to see retries).
+    ``errors``: turn -> HTTP status (or `RESET`, `TOO_LONG`) served once, the first time that turn is asked.
     """
 
     commands: Sequence[str]
     final_text: str = "All commands ran. E2E-DONE."
     marker: str = "E2E-TASK"
     thinking_every: int = 0
+    parallel_every: int = 0
+    patch_every: int = 0
     errors: Mapping[int, int] = field(default_factory=dict)
     observed: dict[int, str] = field(default_factory=dict)
+    patches: dict[int, str] = field(default_factory=dict)
     finished: bool = False
-    _outstanding: _Outstanding | None = None
+    turns: int = 0
+    _next_command: int = 0
+    _pending: _Pending | None = None
     _errors_served: set[int] = field(default_factory=set)
     _issued: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -186,53 +208,71 @@ class ShellScript:
         return len(self.observed)
 
     def observe(self, results: Mapping[str, str]) -> None:
-        """Take the outstanding call's result if ``results`` (call id -> result text) holds it.
+        """Take the pending turn's results from ``results`` (call id -> result text) when all of them are there.
 
         Called for every request that carries tool results, the client's own compaction requests included (a
         client may run a call and compact before it sends the result on).
         """
         with self._lock:
-            out = self._outstanding
-            if out is not None and out.call_id in results:
-                self.observed[out.step] = results[out.call_id]
-                self._outstanding = None
+            pending = self._pending
+            if pending is None or not all(c.call_id in results for c in pending.calls):
+                return
+            for call in pending.calls:
+                if call.kind == "shell":
+                    self.observed[call.command] = results[call.call_id]
+                else:
+                    self.patches[pending.turn] = results[call.call_id]
+            self._pending = None
+            self.turns += 1
 
-    def next_action(self, results: Mapping[str, str], history_ids: set[str]) -> tuple[str, int, str | None]:
+    def next_turn(
+        self, results: Mapping[str, str], history_ids: set[str], *, can_patch: bool = False
+    ) -> tuple[Literal["calls", "final", "error"], int, list[Call]]:
         """Decide the next main-conversation turn from the tool calls and results present in the request.
 
         ``results``: call id -> result text of every tool result in the request; ``history_ids``: the call ids
-        of the calls present in the request. Returns (``"call"``, step, call id), (``"final"``, -1, None) or
-        (``"error"``, status, None).
+        of the calls present in it. Returns (``"calls"``, turn, calls), (``"final"``, turn, []) or
+        (``"error"``, status, []).
         """
         self.observe(results)
         with self._lock:
-            out = self._outstanding
-            if out is None:
-                step = len(self.observed)
-                if step >= len(self.commands):
+            pending = self._pending
+            if pending is None:
+                turn = self.turns
+                if self._next_command >= len(self.commands):
                     self.finished = True
-                    return "final", -1, None
-                status = self.errors.get(step)
-                if status is not None and step not in self._errors_served:
-                    self._errors_served.add(step)
-                    return "error", status, None
-                out = self._outstanding = _Outstanding(step, _call_id(step, 0))
-            elif out.call_id in history_ids:
-                # The client resent a request that already holds the call (a retry or a client that resends an
-                # unchanged history): the same call again would duplicate an id; answer with the same call id
-                # anyway is what a deterministic model would do, so keep it.
-                pass
+                    return "final", turn, []
+                status = self.errors.get(turn)
+                if status is not None and turn not in self._errors_served:
+                    self._errors_served.add(turn)
+                    return "error", status, []
+                pending = self._pending = _Pending(turn, self._plan(turn, can_patch))
+            elif all(c.call_id in history_ids for c in pending.calls):
+                pass  # a retry, or a client resending its history: the same calls again
             else:
-                # The call vanished from the history (a client-side compaction dropped it): ask again, new id.
-                out.issued += 1
-                out.call_id = _call_id(out.step, out.issued - 1)
-            self._issued.add(out.call_id)
-            return "call", out.step, out.call_id
+                # The calls vanished from the history (a client-side compaction dropped them): ask again, new ids.
+                pending.issued += 1
+                pending.calls = [
+                    Call(_call_id(pending.turn, i, pending.issued - 1), c.kind, c.command, c.text)
+                    for i, c in enumerate(pending.calls)
+                ]
+            self._issued.update(c.call_id for c in pending.calls)
+            return "calls", pending.turn, list(pending.calls)
+
+    def _plan(self, turn: int, can_patch: bool) -> list[Call]:
+        if can_patch and self.patch_every and turn % self.patch_every == self.patch_every - 1:
+            return [Call(_call_id(turn, 0, 0), "patch", -1, _patch(turn))]
+        width = 2 if self.parallel_every and turn % self.parallel_every == self.parallel_every - 1 else 1
+        calls: list[Call] = []
+        for i in range(min(width, len(self.commands) - self._next_command)):
+            calls.append(Call(_call_id(turn, i, 0), "shell", self._next_command, self.commands[self._next_command]))
+            self._next_command += 1
+        return calls
 
 
-def _call_id(step: int, reissue: int) -> str:
+def _call_id(turn: int, index: int, reissue: int) -> str:
     suffix = f"r{reissue}" if reissue else ""
-    return f"e2e{step:03d}{suffix}"
+    return f"e2e{turn:03d}{'abcdefgh'[index]}{suffix}"
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -604,30 +644,30 @@ def _anthropic_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
         step = None
     elif (has_marker or ids & script.issued_ids() or continued) and tools & set(CLAUDE_SHELL_TOOLS):
         role = "main"
-        action, step_or_status, call_id = script.next_action(results, ids)
+        action, turn_or_status, calls = script.next_turn(results, ids)
         if action == "error":
-            return _Turn("main", status=step_or_status)
+            return _Turn("main", status=turn_or_status)
         blocks = []
+        step = turn_or_status if action == "calls" else None
         if action == "final":
-            step = None
             blocks.append({"type": "text", "text": script.final_text})
             stop = "end_turn"
         else:
-            step = step_or_status
-            command = script.commands[step]
             if script.thinking_every and step % script.thinking_every == 0:
-                thought = f"Step {step}: run the next command of the task."
+                thought = f"Turn {step}: run the next command of the task."
                 blocks.append({"type": "thinking", "thinking": thought, "signature": _signature(thought)})
-            blocks.append({"type": "text", "text": f"Running command {step + 1} of {len(script.commands)}."})
+            numbers = " and ".join(str(c.command + 1) for c in calls)
+            blocks.append({"type": "text", "text": f"Running command {numbers} of {len(script.commands)}."})
             shell = next(name for name in CLAUDE_SHELL_TOOLS if name in tools)
-            blocks.append(
-                {
-                    "type": "tool_use",
-                    "id": f"toolu_{call_id}",
-                    "name": shell,
-                    "input": {"command": command, "description": f"E2E step {step}"},
-                }
-            )
+            for call in calls:
+                blocks.append(
+                    {
+                        "type": "tool_use",
+                        "id": f"toolu_{call.call_id}",
+                        "name": shell,
+                        "input": {"command": call.text, "description": f"E2E command {call.command}"},
+                    }
+                )
             stop = "tool_use"
     else:
         role = "side"
@@ -734,16 +774,16 @@ def _responses_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
     elif (has_marker or _responses_results(items)[1] & script.issued_ids()) and tools & set(CODEX_SHELL_TOOLS):
         role = "main"
         results, ids = _responses_results(items)
-        action, step_or_status, call_id = script.next_action(results, ids)
+        can_patch = any(t.get("type") == "custom" and t.get("name") == "apply_patch" for t in _tool_list(body))
+        action, turn_or_status, calls = script.next_turn(results, ids, can_patch=can_patch)
         if action == "error":
-            return _Turn("main", status=step_or_status)
+            return _Turn("main", status=turn_or_status)
+        step = turn_or_status if action == "calls" else None
         if action == "final":
             output.append(_message_item(upstream, script.final_text))
         else:
-            step = step_or_status
-            command = script.commands[step]
             if script.thinking_every and step % script.thinking_every == 0:
-                thought = f"Step {step}: run the next command of the task."
+                thought = f"Turn {step}: run the next command of the task."
                 output.append(
                     {
                         "id": upstream._next_id("rs_e2e_"),
@@ -753,22 +793,35 @@ def _responses_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
                     }
                 )
             shell = next(name for name in CODEX_SHELL_TOOLS if name in tools)
-            if shell == "exec_command":
-                arguments = {"cmd": command, "yield_time_ms": 30000, "max_output_tokens": 20000}
-            elif shell == "shell":
-                arguments = {"command": ["bash", "-lc", command], "timeout_ms": 60000}
-            else:
-                arguments = {"command": command}
-            output.append(
-                {
-                    "id": upstream._next_id("fc_e2e_"),
-                    "type": "function_call",
-                    "status": "completed",
-                    "arguments": json.dumps(arguments, separators=(",", ":")),
-                    "call_id": f"call_{call_id}",
-                    "name": shell,
-                }
-            )
+            for call in calls:
+                if call.kind == "patch":
+                    output.append(
+                        {
+                            "id": upstream._next_id("ctc_e2e_"),
+                            "type": "custom_tool_call",
+                            "status": "completed",
+                            "call_id": f"call_{call.call_id}",
+                            "name": "apply_patch",
+                            "input": call.text,
+                        }
+                    )
+                    continue
+                if shell == "exec_command":
+                    arguments: dict[str, Any] = {"cmd": call.text, "yield_time_ms": 30000, "max_output_tokens": 20000}
+                elif shell == "shell":
+                    arguments = {"command": ["bash", "-lc", call.text], "timeout_ms": 60000}
+                else:
+                    arguments = {"command": call.text}
+                output.append(
+                    {
+                        "id": upstream._next_id("fc_e2e_"),
+                        "type": "function_call",
+                        "status": "completed",
+                        "arguments": json.dumps(arguments, separators=(",", ":")),
+                        "call_id": f"call_{call.call_id}",
+                        "name": shell,
+                    }
+                )
     else:
         role = "side"
         output.append(_message_item(upstream, _side_text(body)))
@@ -864,6 +917,17 @@ def _responses_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
                     arguments=item["arguments"],
                 )
                 yield ev("response.output_item.done", output_index=index, item=item)
+            elif kind == "custom_tool_call":
+                head = {**item, "status": "in_progress", "input": ""}
+                yield ev("response.output_item.added", output_index=index, item=head)
+                for piece in _chunks(item["input"], 40):
+                    yield ev(
+                        "response.custom_tool_call_input.delta", item_id=item["id"], output_index=index, delta=piece
+                    )
+                yield ev(
+                    "response.custom_tool_call_input.done", item_id=item["id"], output_index=index, input=item["input"]
+                )
+                yield ev("response.output_item.done", output_index=index, item=item)
             elif kind == "compaction":
                 yield ev("response.output_item.added", output_index=index, item=item)
                 yield ev("response.output_item.done", output_index=index, item=item)
@@ -947,3 +1011,7 @@ def _responses_results(items: Sequence[Any]) -> tuple[dict[str, str], set[str]]:
         elif it.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
             ids.add(str(it.get("call_id")).removeprefix("call_"))
     return results, ids
+
+
+def _tool_list(body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    return [t for t in body.get("tools") or () if isinstance(t, dict)]
