@@ -100,6 +100,7 @@ class Session:
             "results": self.script.steps_done,
             "turns": self.script.turns,
             "patches": len(self.script.patches),
+            "subagents": len(self.script.subagents),
             "requests": kinds,
             "window": self.window,
             "max_tokens": self.fit.max_tokens,
@@ -131,6 +132,7 @@ def run_session(
     thinking_every: int = 4,
     parallel_every: int = 8,
     patch_every: int = 10,
+    subagent_every: int = 30,
     claude_env: dict[str, str] | None = None,
     codex_config: str = "",
     timeout: float = 1800,
@@ -141,6 +143,7 @@ def run_session(
         thinking_every=thinking_every,
         parallel_every=parallel_every,
         patch_every=patch_every,
+        subagent_every=subagent_every,
     )
     key = CLIENT_KEYS[client]
     with Upstream(script) as upstream, hop(upstream.url, home / "hop") as middle:

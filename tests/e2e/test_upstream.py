@@ -190,3 +190,11 @@ def test_recorded_headers_keep_their_case_and_order() -> None:
         0, "POST", "/v1/messages?beta=true", (("X-Api-Key", "a"), ("x-api-key", "b")), b"{}", "messages"
     )
     assert recorded.header("x-api-key") == "a" and recorded.route == "/v1/messages" and recorded.query == "beta=true"
+
+
+def test_a_sub_agent_turn_only_where_the_client_offers_agent() -> None:
+    script = ShellScript(["a"], subagent_every=1)
+    agent = script.next_turn({}, set(), can_delegate=True)[2]
+    assert [c.kind for c in agent] == ["agent"] and agent[0].text.startswith("E2E-SUB 0")
+    assert [c.text for c in script.next_turn({"e2e000a": "report"}, set(), can_delegate=False)[2]] == ["a"]
+    assert script.subagents == {0: "report"}

@@ -151,7 +151,7 @@ class Call:
     """One tool call of a scripted turn: a shell command (``command`` indexes the script's) or a patch."""
 
     call_id: str
-    kind: Literal["shell", "patch"]
+    kind: Literal["shell", "patch", "agent"]
     command: int
     text: str
 
@@ -173,8 +173,10 @@ class ShellScript:
 
     One model turn asks for one command, or for two in parallel every ``parallel_every``-th turn; every
     ``patch_every``-th turn asks for a patch instead where the client offers Codex's freeform ``apply_patch`` tool
-    (a ``custom_tool_call``). ``marker`` must appear in the task prompt: it tells the main conversation from side
-    requests (titles, sub-agents); after a client-side compaction, the call ids the script handed out do.
+    (a ``custom_tool_call``), every ``subagent_every``-th turn for a sub-agent where it offers Claude Code's
+    ``Agent`` tool (the sub-agent's own requests are side requests here). ``marker`` must appear in the task
+    prompt: it tells the main conversation from side requests (titles, sub-agents); after a client-side
+    compaction, the call ids the script handed out do.
     ``thinking_every``: every n-th turn also carries a thinking block (Anthropic, with a signature) or a
     reasoning item with ``encrypted_content`` (Responses), which the client must send back untouched.
     ``errors``: turn -> HTTP status (or `RESET`, `TOO_LONG`) served once, the first time that turn is asked.
@@ -186,9 +188,11 @@ class ShellScript:
     thinking_every: int = 0
     parallel_every: int = 0
     patch_every: int = 0
+    subagent_every: int = 0
     errors: Mapping[int, int] = field(default_factory=dict)
     observed: dict[int, str] = field(default_factory=dict)
     patches: dict[int, str] = field(default_factory=dict)
+    subagents: dict[int, str] = field(default_factory=dict)
     finished: bool = False
     turns: int = 0
     _next_command: int = 0
@@ -220,13 +224,20 @@ class ShellScript:
             for call in pending.calls:
                 if call.kind == "shell":
                     self.observed[call.command] = results[call.call_id]
-                else:
+                elif call.kind == "patch":
                     self.patches[pending.turn] = results[call.call_id]
+                else:
+                    self.subagents[pending.turn] = results[call.call_id]
             self._pending = None
             self.turns += 1
 
     def next_turn(
-        self, results: Mapping[str, str], history_ids: set[str], *, can_patch: bool = False
+        self,
+        results: Mapping[str, str],
+        history_ids: set[str],
+        *,
+        can_patch: bool = False,
+        can_delegate: bool = False,
     ) -> tuple[Literal["calls", "final", "error"], int, list[Call]]:
         """Decide the next main-conversation turn from the tool calls and results present in the request.
 
@@ -246,7 +257,7 @@ class ShellScript:
                 if status is not None and turn not in self._errors_served:
                     self._errors_served.add(turn)
                     return "error", status, []
-                pending = self._pending = _Pending(turn, self._plan(turn, can_patch))
+                pending = self._pending = _Pending(turn, self._plan(turn, can_patch, can_delegate))
             elif all(c.call_id in history_ids for c in pending.calls):
                 pass  # a retry, or a client resending its history: the same calls again
             else:
@@ -259,9 +270,11 @@ class ShellScript:
             self._issued.update(c.call_id for c in pending.calls)
             return "calls", pending.turn, list(pending.calls)
 
-    def _plan(self, turn: int, can_patch: bool) -> list[Call]:
+    def _plan(self, turn: int, can_patch: bool, can_delegate: bool) -> list[Call]:
         if can_patch and self.patch_every and turn % self.patch_every == self.patch_every - 1:
             return [Call(_call_id(turn, 0, 0), "patch", -1, _patch(turn))]
+        if can_delegate and self.subagent_every and turn % self.subagent_every == self.subagent_every - 1:
+            return [Call(_call_id(turn, 0, 0), "agent", -1, f"E2E-SUB {turn}: answer in one line.")]
         width = 2 if self.parallel_every and turn % self.parallel_every == self.parallel_every - 1 else 1
         calls: list[Call] = []
         for i in range(min(width, len(self.commands) - self._next_command)):
@@ -644,7 +657,7 @@ def _anthropic_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
         step = None
     elif (has_marker or ids & script.issued_ids() or continued) and tools & set(CLAUDE_SHELL_TOOLS):
         role = "main"
-        action, turn_or_status, calls = script.next_turn(results, ids)
+        action, turn_or_status, calls = script.next_turn(results, ids, can_delegate="Agent" in tools)
         if action == "error":
             return _Turn("main", status=turn_or_status)
         blocks = []
@@ -656,10 +669,21 @@ def _anthropic_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
             if script.thinking_every and step % script.thinking_every == 0:
                 thought = f"Turn {step}: run the next command of the task."
                 blocks.append({"type": "thinking", "thinking": thought, "signature": _signature(thought)})
-            numbers = " and ".join(str(c.command + 1) for c in calls)
+            numbers = " and ".join(str(c.command + 1) for c in calls if c.kind == "shell") or "none"
             blocks.append({"type": "text", "text": f"Running command {numbers} of {len(script.commands)}."})
             shell = next(name for name in CLAUDE_SHELL_TOOLS if name in tools)
             for call in calls:
+                if call.kind == "agent":  # Claude Code runs a sub-agent: its requests reach us as side requests
+                    arguments: dict[str, Any] = {
+                        "description": "E2E sub-agent",
+                        "prompt": call.text,
+                        "subagent_type": "general-purpose",
+                        "run_in_background": False,
+                    }
+                    blocks.append(
+                        {"type": "tool_use", "id": f"toolu_{call.call_id}", "name": "Agent", "input": arguments}
+                    )
+                    continue
                 blocks.append(
                     {
                         "type": "tool_use",
