@@ -779,7 +779,9 @@ def _responses_turn(upstream: Upstream, body: dict[str, Any], body_bytes: bytes)
     user_texts = [
         t for it in items if isinstance(it, dict) and it.get("role") == "user" for t in _texts(it.get("content"))
     ]
-    last_user = user_texts[-1] if user_texts else ""
+    # Codex's local compaction request ends in a user message with its compaction prompt (only there).
+    tail = items[-1] if items and isinstance(items[-1], dict) else {}
+    last_user = " ".join(_texts(tail.get("content"))) if tail.get("role") == "user" else ""
     has_marker = any(script.marker in t for t in user_texts)
     model = str(body.get("model") or "e2e-model")
     input_tokens = upstream._tokens(body_bytes)
