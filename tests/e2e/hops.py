@@ -10,6 +10,7 @@ instead of skipping it.
 from __future__ import annotations
 
 import os
+import shlex
 import socket
 import subprocess
 import sys
@@ -56,8 +57,14 @@ def direct(upstream_url: str) -> Iterator[Hop]:
 
 
 def proxy_command(*args: str) -> list[str]:
-    """``contextfold proxy ARGS`` with this interpreter (the project's venv)."""
-    return [sys.executable, "-m", "contextfold", "proxy", *args]
+    """``contextfold proxy ARGS`` with this interpreter (the project's venv).
+
+    ``CONTEXTFOLD_E2E_PROXY_CMD`` replaces ``python -m contextfold proxy`` (split like a shell line), to run the
+    through-proxy tests against a proxy in another checkout or venv.
+    """
+    override = os.environ.get("CONTEXTFOLD_E2E_PROXY_CMD", "").strip()
+    prefix = shlex.split(override) if override else [sys.executable, "-m", "contextfold", "proxy"]
+    return [*prefix, *args]
 
 
 def passthrough_command(*args: str) -> list[str]:
@@ -90,7 +97,7 @@ def proxy_required(env: Mapping[str, str] | None = None) -> bool:
         return True
     if value in ("0", "false", "no"):
         return False
-    return (Path(contextfold.__file__).parent / "proxy").is_dir()
+    return (Path(contextfold.__file__).parent / "proxy").is_dir() or bool(env.get("CONTEXTFOLD_E2E_PROXY_CMD"))
 
 
 def _free_port() -> int:
