@@ -477,7 +477,7 @@ def _normalized(value: Any) -> Any:
 
 
 def normalized_element(raw: str) -> str:
-    """One history element's text modulo breakpoints and string/block form (key order and values kept)."""
+    """One history element as compact JSON without breakpoints, string content as a block (key order kept)."""
     return json.dumps(_normalized(json.loads(raw)), ensure_ascii=False, separators=(",", ":"))
 
 
@@ -508,11 +508,12 @@ def prefix_relation(prev: WireRequest, nxt: WireRequest) -> tuple[bool, bool]:
     instructions, then the history), so
     1. ``tools`` and ``system``/``instructions`` are byte-identical (their raw JSON text as sent), and
     2. the next request's history has at least as many elements, and each element of the previous request's
-       history is byte-identical to the element at the same position in the next, after two normalizations a
-       provider's cache does not see: ``cache_control`` markers are removed (clients move their breakpoint to
+       history equals the element at the same position in the next: byte-identical, or equal as JSON values
+       with key order kept (so JSON whitespace and escape spelling, which no provider's cache sees, do not
+       count) after two normalizations: ``cache_control`` markers are removed (clients move their breakpoint to
        the newest message every turn), and a message whose ``content`` is a string is read as one text block
        (Claude Code switches a lone text between the two forms).
-    *Raw-identical* is the same without the normalizations: each previous element's raw text reappears exactly.
+    *Raw-identical* is the same without any normalization: each previous element's raw text reappears exactly.
     """
     fields_same = all(
         prev.raw_fields.get(k) == nxt.raw_fields.get(k) for k in set(prev.raw_fields) | set(nxt.raw_fields)
