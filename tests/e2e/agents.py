@@ -55,8 +55,9 @@ CLAUDE_CODE = Client("@anthropic-ai/claude-code", "2.1.332", "claude", "2.1.332 
 CODEX = Client("@openai/codex", "0.171.0", "codex", "codex-cli 0.171.0")
 CLIENTS = (CLAUDE_CODE, CODEX)
 
-# What a client may see of the parent's environment: enough to find the shell tools the script runs.
-_PATH = "/usr/local/bin:/usr/bin:/bin"
+# What a client may see of the parent's environment: enough to find the shell tools the script runs (``python3``
+# from this interpreter's directory first, in case the system has none).
+_PATH = f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin"
 
 
 def cache_dir(env: Mapping[str, str] | None = None) -> Path:

@@ -85,6 +85,10 @@ class Session:
                 why.append(f"codex's last message is {texts[-1:]!r}")
         return why
 
+    def missing_end_markers(self) -> list[int]:
+        """Commands whose result, as the upstream saw it, lacks the ``END-<i>`` line the command prints last."""
+        return [i for i, text in sorted(self.script.observed.items()) if f"END-{i}" not in text]
+
     def summary(self) -> dict[str, object]:
         """The numbers a human wants to see after a run (also written as JSON next to the run)."""
         kinds: dict[str, int] = {}
@@ -98,6 +102,7 @@ class Session:
             "returncode": self.run.returncode,
             "commands": len(self.script.commands),
             "results": self.script.steps_done,
+            "results_without_end_marker": len(self.missing_end_markers()),
             "turns": self.script.turns,
             "patches": len(self.script.patches),
             "subagents": len(self.script.subagents),

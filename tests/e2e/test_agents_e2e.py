@@ -65,6 +65,8 @@ def test_direct_session_outgrows_the_window_and_the_harness_sees_it(
     session = _run(client, tmp_path, client_cache, "direct", compacting=False)
     _show(session, capsys)
     _common(session)
+    # The commands really ran: every result carries the last line its command printed.
+    assert not session.missing_end_markers(), session.describe()
     # Without a proxy the history grows for the whole session: the fit check must fail, and not only at the end.
     assert not session.fit.ok, session.describe()
     assert session.fit.max_tokens > 3 * WINDOW, session.describe()
