@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,7 @@ __all__ = [
     "AgentRun",
     "Client",
     "cache_dir",
+    "foreign_connections",
     "install",
     "missing",
     "run_claude",
@@ -164,6 +166,9 @@ class AgentRun:
 
 
 def _run(client: str, command: list[str], env: dict[str, str], cwd: Path, home: Path, timeout: float) -> AgentRun:
+    trace = env.pop("E2E_STRACE_TO", None)
+    if trace:  # record the client's network system calls (see `foreign_connections`)
+        command = ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmmsg", "-o", trace, *command]
     start = time.monotonic()
     try:
         done = subprocess.run(
@@ -313,3 +318,19 @@ def run_codex_builtin(
         prompt,
     ]
     return _run("codex", command, env, work, home, timeout)
+
+
+_ADDRESS = re.compile(r'inet_addr\("([0-9.]+)"\)|inet_pton\(AF_INET6, "([0-9a-f:.]+)"')
+
+
+def foreign_connections(trace: Path) -> list[str]:
+    """Network system calls in an strace log that go anywhere but the loopback interface (DNS lookups included)."""
+    found: list[str] = []
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        if "htons(53)" in line:
+            found.append(line)
+            continue
+        for v4, v6 in _ADDRESS.findall(line):
+            if (v4 and not v4.startswith("127.")) or (v6 and v6 not in ("::1", "::ffff:127.0.0.1")):
+                found.append(line)
+    return found

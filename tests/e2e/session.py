@@ -140,6 +140,7 @@ def run_session(
     subagent_every: int = 30,
     claude_env: dict[str, str] | None = None,
     codex_config: str = "",
+    codex_env: dict[str, str] | None = None,
     timeout: float = 1800,
 ) -> Session:
     """Run ``client`` through ``hop`` on a ``commands``-step shell session; compute every check at ``window``."""
@@ -158,7 +159,14 @@ def run_session(
             )
         else:
             run = agents.run_codex(
-                middle.openai_url, key, PROMPT, home, cache=cache, timeout=timeout, config_extra=codex_config
+                middle.openai_url,
+                key,
+                PROMPT,
+                home,
+                cache=cache,
+                timeout=timeout,
+                config_extra=codex_config,
+                extra_env=codex_env,
             )
         proxy_log = middle.log_tail()
         requests = upstream.recorded()

@@ -9,8 +9,10 @@ window (the fit check fails, as asserted), while pairing, prefix stability and t
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
+import agents
 import pytest
 from session import Client, HopFactory, Session, direct_hop, passthrough_hop, proxy_hop, run_session
 
@@ -114,3 +116,24 @@ def test_through_proxy_every_request_fits_and_stays_cache_stable(
     _show(session, capsys)
     _common(session)
     assert session.fit.ok, "\n".join(session.fit.problems[:20]) + "\n" + session.describe()
+
+
+@pytest.mark.parametrize("client", ["claude", "codex"])
+def test_the_clients_reach_nothing_but_loopback(client: Client, tmp_path: Path, client_cache: Path) -> None:
+    """With the harness's switches neither client looks up a host name or connects off the machine (strace)."""
+    if shutil.which("strace") is None:
+        pytest.skip("strace is not installed (Debian package strace)")
+    trace = tmp_path / "strace.log"
+    env = {"E2E_STRACE_TO": str(trace)}
+    session = run_session(
+        client,
+        direct_hop,
+        tmp_path,
+        cache=client_cache,
+        commands=2,
+        claude_env=env if client == "claude" else None,
+        codex_env=env if client == "codex" else None,
+    )
+    assert not session.finished(), session.describe()
+    assert "127.0.0.1" in trace.read_text(encoding="utf-8"), "strace saw no connection at all"
+    assert agents.foreign_connections(trace) == []
