@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import agents
+from sample_requests import SAMPLE_KEY, SAMPLES
 from session import CLIENT_KEYS, PROMPT
 from upstream import Recorded, ShellScript, Upstream, large_output_commands
 
-SAMPLES = Path(__file__).parent / "samples"
-SAMPLE_KEY = "sk-e2e-sample-key"
 _KEEP_HEAD, _KEEP_TAIL, _LIMIT = 160, 60, 240
 
 

@@ -11,7 +11,7 @@ import pytest
 import wire_checks as checks
 from hypothesis import given
 from hypothesis import strategies as st
-from samples import SAMPLE_KEY, encode, load, sample_body
+from sample_requests import SAMPLE_KEY, encode, load, sample_body
 from upstream import Recorded
 
 import contextfold

@@ -10,8 +10,9 @@ One real HTTP server on 127.0.0.1 (a random port, a thread of the test process) 
 - ``POST /v1/responses``: SSE (``response.created``, ``response.in_progress``, ``response.output_item.added``,
   ``response.reasoning_summary_*``, ``response.function_call_arguments.delta``/``.done``,
   ``response.content_part.*``, ``response.output_text.*``, ``response.output_item.done``,
-  ``response.completed`` with ``usage``), or one JSON response;
-- ``POST /v1/responses/compact``: a ``compaction`` output item (what Codex's remote compaction expects);
+  ``response.completed`` with ``usage``), or one JSON response; an input ending in a ``compaction_trigger``
+  item (Codex's remote compaction v2) gets exactly one ``compaction`` item;
+- ``POST /v1/responses/compact``: a ``compaction`` output item;
 - ``GET /v1/models`` (both flavours), anything else: 404, recorded.
 
 Every request is recorded byte for byte (`Recorded`: method, path with query, headers in the order and case
@@ -25,7 +26,8 @@ text. The script advances when the results of the outstanding calls come back, s
 gets the same calls again. Everything else (title or summary side requests, the client's own
 compaction requests, sub-agents) gets a short text answer, or a summary for a compaction request, so the client
 proceeds. ``usage`` reports an estimate of the request's real size, so clients decide their own compaction as
-they would against the real API.
+they would against the real API. ``ShellScript.errors`` serves scripted failures once per turn: any HTTP status,
+`RESET` (the connection closes unanswered) or `TOO_LONG` (the provider's context-overflow 400).
 """
 
 from __future__ import annotations
