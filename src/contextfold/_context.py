@@ -1,10 +1,11 @@
 """`Context`: the session object between the agent loop and the model.
 
 It owns *when* to compact (the trigger, the budget, the fallbacks); a strategy
-answers only *what*. Per model call the order is fixed (DESIGN.md): compact if
-needed, then inject runtime hints, then render. Token totals are incremental:
-each message is counted once (cached on the immutable message), so
-``prepare()`` without a compaction costs O(new messages).
+answers only *what*. Per model call the order is fixed (docs/design-notes.md,
+"Per-call order"): compact if needed, then inject runtime hints, then render.
+Token totals are incremental: each message is counted once (cached on the
+immutable message), so ``prepare()`` without a compaction costs O(new
+messages).
 
 A compaction is applied all-or-nothing: the archive is written first, then the
 read cache is cleared and the message list swapped in one synchronous step.

@@ -77,7 +77,7 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N|ID",
         help="only this conversation of a multi-conversation file (0-based position or its 'id')",
     )
-    parser.add_argument("--json", action="store_true", help="print machine-readable JSON (schema in the README)")
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON (schema in docs/cli.md)")
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,

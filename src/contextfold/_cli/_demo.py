@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help=f"pause per model call so the live view can be followed (default {TERMINAL_DELAY} on a terminal, else 0)",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON (schema in docs/readme/demo.md)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (schema in docs/cli.md)")
     p.set_defaults(handler=run_demo)
 
 
@@ -159,7 +159,7 @@ class DemoReport:
         return sorted(s.overhead_seconds * 1000 for s in self.result.steps)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object (see docs/readme/demo.md)."""
+        """The ``--json`` object (see docs/cli.md)."""
         steps = self.result.steps
         overhead = self.overhead_ms
         sent = [s.tokens for s in steps]
