@@ -36,7 +36,7 @@ from contextfold import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold.compaction._plan import SUMMARY_HEADER_PREFIX
+from contextfold._markers import SUMMARY_HEADER_PREFIX
 
 __all__ = [
     "SUMMARY_HEADER_PREFIX",
