@@ -18,21 +18,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
 
 from contextfold._guard._redact import redact_secrets
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
 from contextfold._stores import SessionStore, StoreError, open_store
 from contextfold._tokens._factory import make_counter
 from contextfold.proxy._config import AUTH_HEADER, ProxyConfig
@@ -98,16 +99,19 @@ class ProxyState:
 
 
 def _default_sink(config: ProxyConfig) -> LogSink:
+    """Plain lines on stderr (``contextfold proxy`` passes a rich console instead)."""
     if config.quiet:
         return lambda line: None
-    from rich.console import Console
-
-    console = Console(stderr=True, highlight=False, soft_wrap=True)
-    return lambda line: console.print(line, markup=False)
+    return lambda line: print(line, file=sys.stderr, flush=True)
 
 
 def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     """The proxy as a Starlette app (serve it with uvicorn); ``log`` receives one redacted line per request."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
     store = config.store if config.store is not None else open_store(config.state_dir)
     sink = log if log is not None else _default_sink(config)
 
@@ -194,6 +198,8 @@ class _AuthMiddleware:
                     if scheme.lower() == b"bearer":
                         bearer = rest.strip()
             if not hmac.compare_digest(given or bearer, self.token):
+                from starlette.responses import Response
+
                 message = f"contextfold proxy: missing or wrong {AUTH_HEADER} header"
                 body = orjson.dumps({"error": {"type": "authentication_error", "message": message}})
                 await Response(body, status_code=401, media_type="application/json")(scope, receive, send)
@@ -293,6 +299,8 @@ async def _forward(
     elapsed: float,
     original: bytes | None = None,
 ) -> Response:
+    from starlette.responses import Response, StreamingResponse
+
     client = state.client
     assert client is not None, "the app's lifespan did not run"
     forwarded_headers = request_headers(request.headers.items(), identity=virtual)
