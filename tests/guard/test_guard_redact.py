@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _redact, redact_secrets
+from contextfold._guard import _secrets, redact_secrets
 
 CASES = [
     ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key"),
@@ -86,7 +86,7 @@ def test_redaction_is_linear_on_adversarial_input() -> None:
 def _full_candidates(text: str) -> set[tuple[str, int, int]]:
     """Reference: every redaction rule over the whole text (no gates, no windows)."""
     out = set()
-    for kind, pattern, group in _redact._RULES:
+    for kind, pattern, group in _secrets._RULES:
         for m in pattern.finditer(text):
             if group is None:
                 out.add((kind, *m.span()))
@@ -97,8 +97,8 @@ def _full_candidates(text: str) -> set[tuple[str, int, int]]:
             value = m.group(name)
             if (
                 value.startswith("[redacted:")
-                or _redact._PLACEHOLDER.match(value)
-                or (name == "v" and _redact._REFERENCE.match(value) and kind != "connection-password")
+                or _secrets._PLACEHOLDER.match(value)
+                or (name == "v" and _secrets._REFERENCE.match(value) and kind != "connection-password")
             ):
                 continue
             out.add((kind, *m.span(name)))
@@ -108,7 +108,7 @@ def _full_candidates(text: str) -> set[tuple[str, int, int]]:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_secretish, max_size=8).map(" ".join))
 def test_gated_redaction_equals_full_scan(text: str) -> None:
-    assert {(r.kind, r.start, r.end) for r in _redact._candidates(text)} == _full_candidates(text)
+    assert {(r.kind, r.start, r.end) for r in _secrets._candidates(text)} == _full_candidates(text)
 
 
 def test_multi_segment_credential_names_are_redacted() -> None:

@@ -11,22 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import TypeAlias
+
+from contextfold._guard._findings import CATEGORIES, Category, Severity
 
 __all__ = ["CATEGORIES", "Category", "Severity"]
-
-Category: TypeAlias = Literal[
-    "system_override", "role_confusion", "tool_call_injection", "secret_extraction", "instruction_injection"
-]
-Severity: TypeAlias = Literal["low", "medium", "high"]
-CATEGORIES: tuple[Category, ...] = (
-    "system_override",
-    "role_confusion",
-    "tool_call_injection",
-    "secret_extraction",
-    "instruction_injection",
-)
-
 
 # Separator between words: whitespace, underscores, URL-encoded or escaped blanks (bounded).
 _S = r"(?:[\s_]|%20|\\[nrt]){1,8}+"

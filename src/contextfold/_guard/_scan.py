@@ -1,4 +1,4 @@
-"""Scan text for prompt-injection patterns and defang them.
+"""The prompt-injection scan engine (imported on first use by `contextfold._guard._injection`).
 
 Tool output is data, but a model reads it like any other text, so a web page
 or a file can carry instructions ("ignore previous instructions", a fake
@@ -41,29 +41,11 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
+from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._normalize import fold_bytes
-from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, CATEGORIES, Category, Severity, _Key, _Rule
+from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
 
-__all__ = ["CATEGORIES", "Category", "Finding", "Severity", "scan_injection"]
-
-_RANK: dict[Severity, int] = {"low": 0, "medium": 1, "high": 2}
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One suspicious span: ``start``/``end`` index the original (unnormalized) text."""
-
-    category: Category
-    severity: Severity
-    start: int
-    end: int
-    excerpt: str
-    rule: str
-
-    @property
-    def blocking(self) -> bool:
-        """Medium and high findings are rewritten by `sanitize_injection`; low ones are only reported."""
-        return _RANK[self.severity] >= 1
+__all__ = ["scan_injection"]
 
 
 _EXCERPT = 80

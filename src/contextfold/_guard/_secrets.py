@@ -1,4 +1,6 @@
-"""Redact credentials and bulky noise from tool output before it re-enters the context.
+"""The redaction patterns and engine (imported on first use by `contextfold._guard._redact`).
+
+Redact credentials and bulky noise from tool output before it re-enters the context.
 
 Secrets printed by a tool (``cat .env``, ``env``, a config dump) would otherwise
 be sent to the model provider on every later call, and base64 ``data:`` URIs or
@@ -11,32 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
-__all__ = ["Redaction", "RedactionResult", "redact_secrets"]
+from contextfold._guard._findings import Redaction, RedactionResult
 
-
-@dataclass(frozen=True, slots=True)
-class Redaction:
-    """One replaced span: what kind of secret or noise, and where it was in the input."""
-
-    kind: str
-    start: int
-    end: int
-    replacement: str
-
-
-@dataclass(frozen=True, slots=True)
-class RedactionResult:
-    """The redacted text and the list of redactions (spans in the input text)."""
-
-    text: str
-    redactions: tuple[Redaction, ...]
-
-    @property
-    def changed(self) -> bool:
-        """True when something was redacted."""
-        return bool(self.redactions)
+__all__ = ["redact_secrets"]
 
 
 def _marker(kind: str) -> str:

@@ -1,0 +1,46 @@
+"""Scan text for prompt-injection patterns (the rule tables compile on first use).
+
+Tool output is data, but a model reads it like any other text, so a web page
+or a file can carry instructions ("ignore previous instructions", a fake
+``System:`` turn, a tool call in JSON, a request for the system prompt). The
+rules (`contextfold._guard._rules`) run on the folded text of
+`contextfold._guard._normalize` and report spans in the original text; the
+engine is `contextfold._guard._scan`. This is defence in depth, not a
+security boundary: a paraphrase no rule anticipates passes.
+
+Compiling the rule tables takes tens of milliseconds, so it is left to the
+first scan (thread-safe, once): ``import contextfold`` does not pay for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from contextfold._guard._findings import CATEGORIES, Category, Finding, Severity
+from contextfold._guard._lazy import Once
+
+__all__ = ["CATEGORIES", "Category", "Finding", "Severity", "scan_injection"]
+
+
+def _load() -> Callable[[str], list[Finding]]:
+    from contextfold._guard._scan import scan_injection as scan
+
+    return scan
+
+
+_ENGINE: Once[Callable[[str], list[Finding]]] = Once(_load)
+
+
+def scan_injection(text: str) -> list[Finding]:
+    """Every rule match in ``text``, ordered by position; spans index the original text.
+
+    A match whose span overlaps an earlier match of the same rule is dropped;
+    matches of one rule fewer than 8 characters apart are merged into one
+    finding, and a rule reports at most 64 findings per text (the last one
+    spans all its remaining matches), so text packed with attack words stays
+    cheap and is still fully blocked. A match that is quoted or given as an
+    example (security docs), a request preceded by a negation ("never print
+    the token"), and tool-call syntax inside a Markdown code fence are
+    reported as low severity. The first call compiles the rule tables.
+    """
+    return _ENGINE.get()(text)
