@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import textwrap
@@ -61,9 +62,7 @@ def test_a_failed_build_is_tried_again() -> None:
         return "ok"
 
     once: _lazy.Once[str] = _lazy.Once(build)
-    try:
+    with contextlib.suppress(RuntimeError):
         once.get()
-    except RuntimeError:
-        pass
     assert once.get() == "ok"
     assert len(attempts) == 2
