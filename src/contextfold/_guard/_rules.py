@@ -199,11 +199,41 @@ _RULES: tuple[_Rule, ...] = (
        r"\b(?:you are|you're|respond as|answer as|act as|be) [\w\x20-]{1,30}?,? (?:and )?not (?:as )?(?:chatgpt|claude|gemini|the (?:ai )?assistant)\b",
        "^chatgpt:70 ^claude:70 ^gemini:70 ^assistant:70", 10,
        gate="not", heads="=you|=respond|=answer|=act|=be"),
+    # A mode name alone is an operating-system or product setting ("enable Developer Mode in Settings"); a jailbreak
+    # mode is one addressed to a model: entered, simulated or stayed in by "you", a model "with" it, its "output".
     _r("role.mode", "role_confusion", "high",
-       r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
-       "^mode:60", 10,
-       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic",
-       heads="=developer|=maintenance|=god|=jailbreak|=debug|=dan|=stan|=dude|=evil|=enter|=activate|=enable|=switch"),
+       r"\b(?:jailbreak|dan|stan|dude|evil|anti-?dan|opposite|unrestricted|unfiltered|uncensored) mode\b|\b(?:developer|dev|god|maintenance|debug|admin|sudo|root|superuser|diagnostic|system|override|test) mode (?:enabled|output|response)\b|\b(?:ai|chatgpt|gpt|assistant|model|bot|chatbot|llm|claude|gemini|you|yourself) (?:with|in) (?:developer|dev|god|debug|admin|sudo|maintenance) mode\b|\b(?:simulate|emulate|stay in|remain in|act in|you are (?:now )?in|you're (?:now )?in|you are entering|you're entering|switch (?:yourself )?to|put yourself in) (?:the |a )?(?:developer|dev|god|debug|admin|sudo|root|superuser|maintenance|diagnostic|unrestricted) mode\b",
+       "^mode:80", 20,
+       gate="jailbreak|dan|stan|dude|evil|anti|antidan|opposite|unrestricted|unfiltered|uncensored|developer|dev|god|maintenance|debug|admin|sudo|root|superuser|diagnostic|system|override|test"),
+    # A system mode claimed in a tag or by the writer ("<SYSTEM MODE>", "I'm entering a 'maintenance mode'").
+    _r("role.sys_mode", "role_confusion", "high",
+       r"<[\x20\t/]{0,3}(?:[\w'-]{1,20}[\x20\t]){0,4}?(?:system|override|admin|developer|sudo|god|jailbreak|maintenance|debug|security|root|unrestricted)[\x20\t]mode[\x20\t]{0,3}>|\bi(?:'m| am)[\x20\t](?:now[\x20\t])?(?:entering|activating|initiating|switching to|enabling|in)[\x20\t](?:an?[\x20\t]|the[\x20\t]|my[\x20\t])?['\"]?[\w'-]{1,25}(?:[\x20\t][\w'-]{1,25})?['\"]?[\x20\t]mode\b",
+       "^mode:120", 12,
+       gate="system|override|admin|developer|sudo|god|jailbreak|maintenance|debug|security|root|unrestricted|i"),
+    # Persona reassignment: the reader is to simulate, become or answer as another AI.
+    _r("role.simulate", "role_confusion", "high",
+       r"\byou(?: are|'re| will be)[\x20\t](?:about|going)[\x20\t]to[\x20\t](?:simulate|act as|pretend|become|roleplay|role-play|play the role|immerse yourself)\b|\b(?:simulate|emulate|pretend to be|act as|roleplay as|role-play as|play the role of|take on the role of|immerse yourself in the role of|become)[\x20\t](?:an?[\x20\t]|the[\x20\t])?(?:[\w'-]{1,20}[\x20\t,]{1,2}){0,4}?(?:ai|chatbot|bot|language model|llm|model|assistant|gpt)[\x20\t,]{1,2}(?:with no|without|that has no|who has no|which has no|free (?:of|from)|that (?:is|has been) (?:free|freed|unrestricted|unfiltered|jailbroken)|that (?:can|will) do anything|called|named|who (?:never|can|will|doesn't|does not))\b|\b(?:answer|respond to|reply to)[\x20\t](?:my|every|each|all)[\x20\t](?:of my[\x20\t])?(?:prompts?|questions?|messages?)[^.\n]{0,24}?[\x20\t](?:in[\x20\t])?(?:two|2)[\x20\t](?:different[\x20\t]|separate[\x20\t]|distinct[\x20\t])?(?:ways|manners|responses)\b|\b(?:always[\x20\t])?generate two responses\b|\b(?:you will|you must|you have to|you shall) (?:now )?(?:respond|answer|reply|speak|act|behave) (?:as|like) (?:an? |the )?[\w'-]{1,30}(?:,| and| who| that) ",
+       "^simulat:40 ^emulat ^pretend:40 ^act:40 ^roleplay:40 ^role:40 ^play:40 ^becom:40 ^immerse:40 ^take ^ways:90 ^manners:90 ^responses:90 ^respond:20 ^answer:20 ^reply:20 ^speak:20 ^behave:20", 160,
+       gate="you|ai|chatbot|bot|language|llm|model|assistant|gpt|ways|manners|responses|as|like"),
+    # Lasting behaviour changes: from now on, for the rest of the conversation, in all future answers.
+    _r("inject.persistent", "instruction_injection", "high",
+       r"\bfrom[\x20\t](?:now|this (?:moment|point))[\x20\t](?:on|onwards?|forward)\b,?[\x20\t](?:you (?:will|must|shall|are|should|have to|need to always|may only|can only|cannot|can't|won't|will not)|i want you to|your (?:name|role|task|job|purpose|answers?|responses?|replies) (?:is|are|will)|always|never|only|every (?:response|answer|reply|message)|all (?:your )?(?:responses|answers|replies)|respond|reply|answer|act|behave|speak|write|talk|refer to yourself|call yourself|you're|ignore|disregard|do not|don't|end|start|begin|include|append|add)\b|\bfor[\x20\t]the[\x20\t]rest[\x20\t]of[\x20\t](?:this|the|our)[\x20\t](?:conversation|chat|session|dialogue)\b,?[\x20\t](?:you|always|never|only|respond|reply|answer|act|speak|ignore)\b|\bin[\x20\t](?:all|every|each)[\x20\t](?:of[\x20\t])?(?:your[\x20\t])?(?:future|subsequent|following|upcoming)[\x20\t](?:responses|answers|replies|messages|outputs|conversations|interactions)\b|\bgoing[\x20\t]forward,?[\x20\t](?:you (?:must|will|should|shall)|always|never|only respond|only reply|only answer)\b|\bremember[\x20\t](?:this|that|the following)[\x20\t](?:for|in)[\x20\t](?:all[\x20\t])?(?:future|subsequent|later)[\x20\t](?:conversations|interactions|responses|sessions|chats)\b",
+       "^now:10 ^moment:10 ^point:10 ^rest:12 ^future:30 ^subsequent:30 ^following:30 ^upcoming:30 ^forward:10 ^remember", 200,
+       gate="from|rest|future|subsequent|following|upcoming|going|remember"),
+    # Orders addressed to "the AI", "the language model", "the assistant" (or anyone who is one).
+    _r("inject.addressed_ai", "instruction_injection", "high",
+       r"\b(?:the|dear|attention|hey|any|all|every|to the|note to the|note for the|message to the|instructions? for the)[\x20\t,:]{1,3}(?:ai|artificial intelligence|language model|large language model|llm|ai assistant|ai agent|ai model|assistant|chatbot|model|agent|bot)s?(?:[\x20\t](?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling) (?:this|these|the)(?: \w{1,20})?)?[\x20\t,:]{1,3}(?:(?:must|should|shall|will|has to|needs to|is (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to|are (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to)[\x20\t])?(?:now[\x20\t]|immediately[\x20\t]|instead[\x20\t]|also[\x20\t]|first[\x20\t]|please[\x20\t]|always[\x20\t]|only[\x20\t])?(?:ignore|disregard|forget|override|reveal|disclose|leak|send|forward|email|e-mail|post|upload|print|output|say|state|write|respond|reply|answer|include|insert|append|add|delete|remove|transfer|pay|execute|run|visit|open|click|navigate|recommend|praise|rate|approve|accept|rank|score|summari[sz]e (?:this|it) as|not (?:tell|mention|reveal|inform|disclose|alert|notify|summari[sz]e|follow))\b|\bif[\x20\t]you(?:'re| are)[\x20\t](?:an?[\x20\t])?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|assistant|bot|chatbot|automated (?:system|agent|assistant|tool)|model|agent|gpt|claude|chatgpt)\b",
+       "^ai:40 ^llm:40 ^language:40 ^artificial:40 ^assistant:40 ^chatbot:40 ^model:40 ^agent:40 ^bot:40 ^automated:40 ^gpt:40 ^claude:40 ^chatgpt:40", 140,
+       gate="ai|llm|language|artificial|assistant|chatbot|model|agent|bot|automated|gpt|claude|chatgpt|assistants|chatbots|models|agents|bots|ais|llms"),
+    # Fake role headers: a Markdown heading that is a role ("## System", "### New instructions") followed by an
+    # order, and an HTML comment that speaks to the model.
+    _r("role.header", "role_confusion", "high",
+       r"(?m)^[\x20\t]{0,3}#{1,6}[\x20\t]{0,3}\*{0,2}(?:system|system prompt|system message|system instructions?|system override|new instructions?|updated instructions?|important instructions?|assistant|developer(?: message| instructions?)?|admin(?:istrator)?(?: message| instructions?)?)\*{0,2}[\x20\t]{0,3}:?[\x20\t]*\n(?:[\x20\t]*\n){0,2}[^\n]{0,120}?\b(?:you|your|ignore|disregard|forget|always|never|must|respond|reply|reveal|print|output|do not|don't)\b",
+       "^system:20 ^new:20 ^updated:20 ^important:20 ^assistant:20 ^developer:20 ^admin:20", 260,
+       gate="you|your|ignore|disregard|forget|always|never|must|respond|reply|reveal|print|output|do|don"),
+    _r("role.html_comment", "role_confusion", "high",
+       r"<!--[^>\n]{0,60}?(?:(?<![\w-])(?:ignore|disregard|forget)[\x20\t](?:the|all|any|every|previous|prior|above|this|that|these|everything|your|my)\b|\b(?:system|assistant|ai|llm|admin|developer|instructions?|note to (?:the )?(?:ai|assistant|llm|model))[\x20\t]{0,2}:|\bnew instructions?\b|\byou (?:must|should|will|are to)[\x20\t](?:now[\x20\t])?(?:ignore|say|print|state|respond|reply|output|reveal|tell|write|include|send))",
+       "<!--", 120),
     _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
     # --- tool-call injection
     _r("tool.json_call", "tool_call_injection", "high",
@@ -362,6 +392,15 @@ _RULES: tuple[_Rule, ...] = (
        "^section:40 ^prompt:20", 120,
        gate="describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
        starts="instruction|system"),
+    # --- other languages written in Latin script (folded: accents gone, "é" is "e"): ignore / forget the
+    # instructions, and reveal the system prompt.
+    _r("override.ignore_ml", "system_override", "high",
+       r"\b(?:ignor(?:e|ez|a|ar|are|ate|iere|ieren|ier|iert|eer|em|o|amos|iamo|iert)|vergiss|vergesst|vergessen|missacht(?:e|en|et)?|olvid(?:a|ad|e|en|ar|ate|ese)|oubli(?:e|ez|er|ons)|dimentic(?:a|are|ate|ati)|esquec(?:a|e|er|am)|negeer|vergeet|desconsider(?:a|e|ar|em)|abaikan|lupakan|bo[\x20\t]qua|quen|unut|pansinin|kalimutan|balewalain|tenez pas compte (?:de|des)|haga caso omiso (?:de|a)|non tenere conto (?:di|delle|degli))\b[^.!?\n]{0,60}?\b(?:anweisung(?:en)?|instruc\w{0,9}|instruk\w{0,6}|istruzion[ei]|consignes?|indicaciones|indicazioni|regeln|regles|reglas|regole|regras|richtlinien|befehle|vorgaben|direc?tiv\w{0,3}|directrices|instructies|opdrachten|petunjuk|perintah|aturan|huong[\x20\t]dan|chi[\x20\t]dan|chi[\x20\t]thi|tagubilin|panuto|utos|talimat\w{0,6}|alles,? was|tout ce qu|todo lo que|tutto quello|tudo o que|todas (?:esas|estas|las|as))|\b(?:onceki|yukaridaki|tum)[\x20\t](?:talimat|kural|komut)\w{0,6}[^.!?\n]{0,30}?\b(?:gormezden gel|yok say|unut|dikkate alma|goz ardi et)\w{0,4}",
+       "^ignor ^vergiss ^vergess ^missacht ^olvid ^oubli ^dimentic ^esquec ^negeer ^vergeet ^desconsider ^abaikan ^lupakan =bo =quen =unut ^pansinin ^kalimutan ^balewalain =tenez =haga =non ^onceki ^yukaridaki =tum", 120),
+    _r("secret.prompt_ml", "secret_extraction", "high",
+       r"\b(?:zeig(?:e|t|en)?|gib|verrate?|nenne|enthull\w{0,3}|revel\w{0,4}|montre[rz]?|affiche[rz]?|donne[rz]?|dis-moi|muestr\w{0,4}|revela\w{0,3}|dime|mostr\w{0,4}|rivel\w{0,4}|dimmi|diga|tunjukkan|ungkapkan|ipakita|goster|hien thi|cho toi)\b[^.!?\n]{0,40}?(?:system-?prompts?|systemanweisung\w{0,3}|system-?nachricht\w{0,3}|(?:prompt|invite|message|instructions?|instrucciones|istruzioni|instrucoes|anweisungen) (?:du |de |del |di |do |des )?(?:systeme|sistema|system|sistem)|(?:geheime[nrs]?|secret[aeo]?s?|secreta|segret[ao]) (?:schlussel|cle|clave|chiave|chave|code|codigo|passwort|kennwort)|(?:schlussel|cle|clave|chiave|chave) (?:secret[aeo]?|secreta|segreta|geheim))",
+       "^zeig =gib ^verrat =nenne ^enthull ^revel ^montre ^affiche ^donne =dis ^muestr ^revela =dime ^mostr ^rivel =dimmi =diga ^tunjukkan ^ungkapkan ^ipakita ^goster =hien =cho", 110,
+       gate="systemprompt|systemprompts|secrets|secretas|secretos|system|systemanweisung|systemanweisungen|systemnachricht|systeme|sistema|sistem|geheime|geheimen|geheimer|geheimes|secret|secrete|secreta|secreto|segreto|segreta|schlussel|cle|clave|chiave|chave|prompt|prompts"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
        "^prompt:60 ^jailbreak",
