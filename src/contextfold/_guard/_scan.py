@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._normalize import fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
+from contextfold._guard._views import view_findings
 
 __all__ = ["scan_injection"]
 
@@ -337,7 +338,7 @@ def _anchor_hits(
         toks = _tokens(raw, letters, 0, n)
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
-            return [], hits, frozenset(), None
+            return [], hits, frozenset(), toks
         return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks
     bounds = [0]
     while n - bounds[-1] > 2 * _CHUNK:
@@ -672,34 +673,44 @@ def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
 
 
 def scan_injection(text: str) -> list[Finding]:
-    """Every rule match in ``text``, ordered by position; spans index the original text.
+    """Every rule match in ``text`` and in the views of it that apply (`contextfold._guard._views`), by position.
 
-    A match whose span overlaps an earlier match of the same rule is dropped;
-    matches of one rule fewer than 8 characters apart are merged into one
-    finding, and a rule reports at most 64 findings per text (the last one
-    spans all its remaining matches), so text packed with attack words stays
-    cheap and is still fully blocked. A match that is quoted or given as an
-    example (security docs), a request preceded by a negation ("never print
-    the token"), and tool-call syntax inside a Markdown code fence are
+    Spans index the original text. A match whose span overlaps an earlier match of the same rule is dropped;
+    matches of one rule fewer than 8 characters apart are merged into one finding, and a rule reports at most 64
+    findings per text (the last one spans all its remaining matches), so text packed with attack words stays
+    cheap and is still fully blocked. A match that is quoted or given as an example (security docs), a request
+    preceded by a negation ("never print the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity.
     """
+    return _scan(text, views=True)
+
+
+def _plain_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False)
+
+
+def _scan(text: str, views: bool) -> list[Finding]:
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
     rules, hits, starts, toks = _anchor_hits(raw, letters)
-    if not rules:
-        return []
-    t = _Text(folded, raw, b" " + letters + b" ", starts, toks)
+    spaced = b" " + letters + b" "
     findings: list[Finding] = []
-    for rule in rules:
-        matches = _rule_matches(rule, t, hits)
-        if not matches:  # an empty tuple or list (an iterator is true): no group
-            continue
-        for group, group_end in _groups(matches):
-            low = all(_downgraded(rule.rule_id, folded, i) for i in group)
-            sev: Severity = "low" if low else rule.severity
-            start, end = norm.span(group[0], group_end)
-            findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
+    if rules:
+        t = _Text(folded, raw, spaced, starts, toks)
+        for rule in rules:
+            matches = _rule_matches(rule, t, hits)
+            if not matches:  # an empty tuple or list (an iterator is true): no group
+                continue
+            for group, group_end in _groups(matches):
+                low = all(_downgraded(rule.rule_id, folded, i) for i in group)
+                sev: Severity = "low" if low else rule.severity
+                start, end = norm.span(group[0], group_end)
+                findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
+    if views:
+        findings += view_findings(text, raw, spaced, toks, _plain_scan)
+    if not findings:
+        return findings
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
 

@@ -1,0 +1,235 @@
+"""Other views of a text the rules cannot read as it stands: decoded payloads, and scripts the folding mangles.
+
+An injection hidden in base64, hex or binary, in rot13, reversed, in leetspeak or with its letters spaced apart
+reads as noise to the rules; so does one written in Cyrillic, CJK, Arabic or Indic script, which the folding of
+`contextfold._guard._normalize` turns into look-alike ASCII or ``?``. Each view here is tried only when a cheap,
+C-level test says it can matter (a run of base64 characters, a reversed or rot13 keyword among the text's letter
+runs, a digit inside a keyword, a spaced-out keyword, a non-ASCII text holding one of a few literals), so text
+without such a sign costs a few ``find`` calls. A decoded view is scanned by the same rules (once: a view of a
+view is not taken) and its findings are reported on the span of the original text that produced them, with the
+rule id prefixed by the view (``base64/override.ignore``).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import re
+from collections.abc import Callable
+
+from contextfold._guard._findings import Category, Finding, Severity
+
+__all__ = ["view_findings"]
+
+Scan = Callable[[str], list[Finding]]
+
+# Key words of injections; their rot13, reversed and spaced forms are what the gates look for.
+_KEYWORDS = (
+    "ignore",
+    "disregard",
+    "forget",
+    "previous",
+    "instructions",
+    "system",
+    "prompt",
+    "password",
+    "secret",
+    "override",
+    "reveal",
+    "jailbreak",
+    "pretend",
+    "restrictions",
+)  # fmt: skip (the first nine are the leetspeak probes)
+_ROT13 = frozenset(codecs.encode(w, "rot13").encode() for w in _KEYWORDS)
+_REVERSED = frozenset(w[::-1].encode() for w in _KEYWORDS)
+_PLAIN_FRAMED = tuple(b" " + w.encode() + b" " for w in _KEYWORDS[:9])
+_SPACED = tuple(
+    (frozenset(c.encode() for c in w), b" " + " ".join(w).encode() + b" ")
+    for w in ("ignore", "disregard", "forget", "instructions", "system", "prompt")
+)
+# Spaced-out letters leave single-letter runs: a text with fewer distinct ones spells no keyword that way.
+_SINGLE = frozenset(bytes([c]) for c in range(97, 123))
+# Leetspeak (promptfoo's map and the usual extras): digits and symbols read as letters.
+_LEET = str.maketrans("013457@$!|", "oieastasil")
+_LEET_BYTES = bytes.maketrans(b"013457@$!|", b"oieastasil")
+_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+# A letter between digits or a digit between letters, the mark of leetspeak.
+_LEET_MARK = bytes(97 if 97 <= c <= 122 else 49 if c in b"013457@$" else 32 for c in range(256))
+# Base64 (and hex, its subset) characters become "b"; a run of 20 or more is a candidate payload.
+_B64 = bytes(98 if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c in b"+/=") else 32 for c in range(256))
+_B64_SIGN = re.compile(r"[0-9+/]")
+_B64_RUN = b"b" * 20
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+_BINARY = re.compile(rb"(?:[01]{8}[\x20,]?){6,400}")
+
+
+def _spaced_hit(spaced: bytes, singles: frozenset[bytes]) -> bool:
+    """Whether a keyword is spelled out letter by letter (only keywords whose letters are all single runs)."""
+    return any(letters <= singles and spaced.find(w) >= 0 for letters, w in _SPACED)
+
+
+def _texty(data: bytes) -> str | None:
+    """``data`` as text when it reads as words (printable ASCII or UTF-8 with spaces), else None."""
+    try:
+        s = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(s) < 8 or s.count(" ") < 2 or not s.isprintable():
+        return None
+    return s
+
+
+def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
+    """(start, end, view name, decoded text) of base64, hex and binary runs that decode to words."""
+    out: list[tuple[int, int, str, str]] = []
+    marks = raw.translate(_B64)
+    i = marks.find(_B64_RUN)
+    while i != -1:
+        end = marks.find(b" ", i)
+        end = len(marks) if end == -1 else end
+        run = text[i:end].rstrip("=")
+        # Paths and identifiers are runs too: a payload has few slashes and mixes upper and lower case or digits.
+        if (
+            len(run) >= 20
+            and run.count("/") * 16 <= len(run)
+            and not run.islower()
+            and not run.isupper()
+            and _B64_SIGN.search(run)
+        ):
+            decoded: str | None = None
+            name = "base64"
+            if len(run) % 2 == 0 and _HEX_RUN.fullmatch(run):
+                try:
+                    decoded, name = _texty(binascii.unhexlify(run)), "hex"
+                except (binascii.Error, ValueError):
+                    decoded = None
+            if decoded is None:
+                try:
+                    decoded, name = _texty(base64.b64decode(run + "=" * (-len(run) % 4), validate=True)), "base64"
+                except (binascii.Error, ValueError):
+                    decoded = None
+            if decoded is not None:
+                out.append((i, end, name, decoded))
+        i = marks.find(_B64_RUN, end)
+    if raw.find(b"01100") >= 0 or raw.find(b"01000") >= 0:
+        for m in _BINARY.finditer(raw):
+            bits = re.sub(rb"[^01]", b"", m.group())
+            data = bytes(int(bits[k : k + 8], 2) for k in range(0, len(bits) - 7, 8))
+            decoded = _texty(data)
+            if decoded is not None:
+                out.append((m.start(), m.end(), "binary", decoded))
+    return out
+
+
+def _despaced(text: str) -> tuple[str, list[int]]:
+    """``text`` with the single blanks between single letters removed, and each kept character's index."""
+    keep = [True] * len(text)
+    for m in re.finditer(r"(?<![^\W\d_])[^\W\d_](?:[\x20.\-_*·][^\W\d_](?![^\W\d_])){3,}", text):
+        for k in range(m.start() + 1, m.end(), 2):
+            keep[k] = False
+    index = [k for k, flag in enumerate(keep) if flag]
+    return "".join(text[k] for k in index), index
+
+
+def _moved(f: Finding, view: str, start: int, end: int, text: str) -> Finding:
+    excerpt = " ".join(text[start:end][:80].split())
+    return Finding(f.category, f.severity, start, end, excerpt, f"{view}/{f.rule}")
+
+
+# Other scripts: (rule id, category, severity, literals one of which every match holds, pattern over the
+# lower-cased original text). Each pattern pairs a verb with its object, in the language's own order.
+_SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[str]], ...] = (
+    ("override.ignore_ru", "system_override", "high", ("игнорир", "забуд", "пренебре", "не обращай"),
+     re.compile(r"(?:игнорир\w{0,6}|забуд\w{0,4}|пренебреги\w{0,2}|не обращай\w{0,2} внимания на)[^.!?\n]{0,50}?(?:инструкци\w{0,3}|указани\w{0,3}|правил\w{0,3}|команд\w{0,3}|всё|все,? что|предыдущ\w{0,3})")),
+    ("secret.prompt_ru", "secret_extraction", "high", ("системн", "секретн"),
+     re.compile(r"(?:покажи|выведи|раскрой|расскажи|напиши|назови|дай|сообщи|какой|каков)\w{0,3}[^.!?\n]{0,30}?(?:системн\w{0,3} (?:промпт|подсказк|инструкци|сообщени)\w{0,3}|секретн\w{0,3} (?:ключ|код|парол)\w{0,3})")),
+    ("role.persona_ru", "role_confusion", "medium", ("теперь ты", "отныне", "с этого момента"),
+     re.compile(r"(?:ты теперь|теперь ты|отныне ты|с этого момента ты)\b")),
+    ("override.ignore_zh", "system_override", "high", ("忽略", "无视", "無視", "忘记", "忘記", "忽视", "忽視", "不要理", "放弃", "放棄", "跳过", "跳過"),
+     re.compile(r"(?:忽略|无视|無視|忘记|忘記|忽视|忽視|不要理会|不要理會|放弃|放棄|跳过|跳過)[^。！？\n]{0,20}?(?:指令|指示|说明|說明|规则|規則|要求|命令|提示|设定|設定|一切|所有|限制|告诉你|告訴你)")),
+    ("secret.prompt_zh", "secret_extraction", "high", ("系统", "系統", "提示词", "提示詞", "秘密", "密钥", "密鑰", "初始指令"),
+     re.compile(r"(?:告诉|告訴|显示|顯示|输出|輸出|打印|透露|泄露|洩露|重复|重複|给出|給出|写出|寫出|说出|說出|是什么|是什麼)[^。！？\n]{0,15}?(?:系统提示|系統提示|提示词|提示詞|系统指令|系統指令|系统消息|系統訊息|初始指令|秘密|密钥|密鑰)|(?:系统提示|系統提示|提示词|提示詞|秘密密钥|秘密密鑰|密钥|密鑰)[^。！？\n]{0,6}?(?:是什么|是什麼)")),
+    ("role.persona_zh", "role_confusion", "medium", ("从现在开始", "從現在開始", "你现在是", "你現在是", "现在你是", "現在你是", "扮演"),
+     re.compile(r"(?:从现在开始|從現在開始)[，,]?你|你现在是|你現在是|现在你是|現在你是|扮演[^。！？\n]{0,20}?(?:人工智能|ai|模型|角色)")),
+    ("override.ignore_ja", "system_override", "high", ("無視", "忘れ"),
+     re.compile(r"(?:指示|命令|ルール|指令|説明|設定|プロンプト|制約|これまで|以前|上記|前)[^。！？\n]{0,15}?(?:無視|忘れ)")),
+    ("secret.prompt_ja", "secret_extraction", "high", ("システムプロンプト", "秘密", "初期指示"),
+     re.compile(r"(?:システムプロンプト|秘密の鍵|秘密鍵|秘密のキー|初期指示|秘密)[^。！？\n]{0,12}?(?:教え|表示|出力|見せ|明か|何です|なんです)")),
+    ("override.ignore_ko", "system_override", "high", ("무시", "잊어", "잊으"),
+     re.compile(r"(?:지시|지침|명령|규칙|설정|프롬프트|이전)[^.!?\n]{0,15}?(?:무시|잊어|잊으)")),
+    ("secret.prompt_ko", "secret_extraction", "high", ("시스템 프롬프트", "비밀"),
+     re.compile(r"(?:시스템 프롬프트|비밀 키|비밀키|비밀 코드)[^.!?\n]{0,15}?(?:알려|보여|출력|말해|무엇|뭐)")),
+    ("override.ignore_ar", "system_override", "high", ("تجاهل", "انس", "أهمل", "اهمل"),
+     re.compile(r"(?:تجاهل\w{0,3}|انس\w{0,3}|أهمل\w{0,3}|اهمل\w{0,3})[^.!?؟\n]{0,40}?(?:التعليمات|تعليمات|الأوامر|أوامر|القواعد|الإرشادات|كل ما)")),
+    ("override.ignore_hi", "system_override", "high", ("अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल", "उपेक्षा"),
+     re.compile(r"(?:निर्देश\w{0,4}|नियम\w{0,3}|आदेश\w{0,3}|बताया गया)[^।!?\n]{0,40}?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल|उपेक्षा)")),
+    ("override.ignore_bn", "system_override", "high", ("উপেক্ষা", "ভুলে"),
+     re.compile(r"(?:নির্দেশ\w{0,5}|নিয়ম\w{0,3}|আদেশ\w{0,3})[^।!?\n]{0,40}?(?:উপেক্ষা|ভুলে)")),
+    ("override.ignore_th", "system_override", "high", ("เพิกเฉย", "ละเว้น", "ลืม", "ไม่สนใจ", "ละเลย"),
+     re.compile(r"(?:เพิกเฉย|ละเว้น|ลืม|ไม่สนใจ|ละเลย)[^\n]{0,30}?(?:คำสั่ง|คำแนะนำ|กฎ|ข้อกำหนด)")),
+)  # fmt: skip
+
+
+def _script_findings(text: str) -> list[Finding]:
+    """The other-script rules over the parts of ``text`` that hold a non-ASCII character (a match spans no line)."""
+    pieces: list[tuple[int, str]] = []
+    pos, n = 0, len(text)
+    while pos < n:  # parts of about 8 KB cut at line ends; isascii() of a str costs nothing
+        cut = text.find("\n", pos + 8192)
+        cut = n if cut < 0 else cut + 1
+        piece = text[pos:cut] if pos or cut < n else text
+        if not piece.isascii():
+            pieces.append((pos, piece))
+        pos = cut
+    out: list[Finding] = []
+    for offset, piece in pieces:
+        low = piece.lower()
+        if len(low) != len(piece):  # lower() changed a length (rare letters): read the piece as it is
+            low = piece
+        for rule_id, category, severity, literals, pattern in _SCRIPT_RULES:
+            if not any(lit in low for lit in literals):
+                continue
+            for m in pattern.finditer(low):
+                start, end = m.start() + offset, m.end() + offset
+                out.append(Finding(category, severity, start, end, " ".join(text[start:end][:80].split()), rule_id))
+    return out
+
+
+def view_findings(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan) -> list[Finding]:
+    """Findings of the views of ``text`` that apply.
+
+    ``raw``: its folded bytes; ``spaced``: their letters, each other byte a blank, framed by blanks; ``toks``: the
+    distinct letter runs (None: computed here when needed). ``scan`` is the plain scan (no views), run on each view.
+    """
+    out: list[Finding] = []
+    ascii_text = text.isascii()
+    if not ascii_text:
+        out += _script_findings(text)
+    n = len(text)
+    # One byte per character of ``text`` (the folded bytes have that only for ASCII text).
+    src = raw if ascii_text else text.encode("ascii", "replace")
+    for start, end, name, decoded in _decoded_runs(text, src):
+        out += [_moved(f, name, start, end, text) for f in scan(decoded) if f.blocking]
+    if toks is not None:
+        rot13 = len(_ROT13.intersection(toks))
+        backwards = len(_REVERSED.intersection(toks))
+    else:  # a large text (the scan keeps per-part runs only)
+        toks = set(spaced.split())
+        rot13 = len(_ROT13.intersection(toks))
+        backwards = len(_REVERSED.intersection(toks))
+    if rot13 >= 2:
+        out += [_moved(f, "rot13", f.start, f.end, text) for f in scan(codecs.encode(text, "rot13")) if f.blocking]
+    if backwards >= 2:
+        out += [_moved(f, "reversed", n - f.end, n - f.start, text) for f in scan(text[::-1]) if f.blocking]
+    if raw.translate(_LEET_MARK).find(b"a1a") >= 0 or raw.find(b"1gn") >= 0:
+        leet = b" " + raw.translate(_LEET_BYTES).translate(_LETTERS) + b" "
+        if any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED):
+            out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
+    singles = _SINGLE.intersection(toks)
+    if len(singles) >= 4 and _spaced_hit(spaced, singles):
+        view, index = _despaced(text)
+        for f in scan(view):
+            if f.blocking and f.end > f.start:
+                out.append(_moved(f, "spaced", index[f.start], index[f.end - 1] + 1, text))
+    return out
