@@ -14,7 +14,8 @@ DATA = Path(__file__).parents[1] / "data" / "guard"
 
 
 def _rows(part: str) -> list[dict[str, str]]:
-    return [json.loads(line) for line in (DATA / f"{part}.jsonl").read_text(encoding="utf-8").splitlines()]
+    # Split at "\n" only: a string may hold U+2028 or U+0085, which splitlines() also cuts at.
+    return [json.loads(line) for line in (DATA / f"{part}.jsonl").read_text(encoding="utf-8").split("\n") if line]
 
 
 def _caught(text: str) -> bool:
@@ -31,22 +32,37 @@ def _rates(part: str) -> tuple[float, float]:
 
 
 def test_corpus_is_split_and_large_enough() -> None:
-    tune, ev = _rows("tune"), _rows("eval")
-    assert len(tune) + len(ev) >= 300
-    assert not {r["text"] for r in tune} & {r["text"] for r in ev}
+    tune, ev, ev2 = _rows("tune"), _rows("eval"), _rows("eval2")
+    assert len(tune) + len(ev) + len(ev2) >= 1200
+    texts = [{r["text"] for r in part} for part in (tune, ev, ev2)]
+    assert not texts[0] & texts[1] and not texts[0] & texts[2] and not texts[1] & texts[2]
+    ev = ev + ev2
     assert all(r["source"] and r["label"] in ("injection", "benign") for r in tune + ev)
 
 
 def test_tune_figures() -> None:
+    # Rounds 1-3 alone: 226/236 before round 4; all four rounds (round 4: other languages, encodings, persona
+    # jailbreaks, injections planted in documents) measured 0.681 / 0.010 (benchmarks/results/guard.md).
     recall, fpr = _rates("tune")
-    assert recall >= 0.9
+    assert recall >= 0.66
     assert fpr <= 0.02
+    old = [r for r in _rows("tune") if r.get("round") != "4"]
+    assert sum(_caught(r["text"]) for r in old if r["label"] == "injection") >= 226
+    assert sum(_caught(r["text"]) for r in old if r["label"] == "benign") <= 1
 
 
 def test_eval_figures_do_not_regress() -> None:
-    # Measured 0.851 recall / 0.044 FPR (see benchmarks/results/guard.md); the issue's target is 0.85 / 0.05.
+    # Measured 0.881 recall / 0.044 FPR (see benchmarks/results/guard.md); the issue's target is 0.85 / 0.05.
     recall, fpr = _rates("eval")
     assert recall >= 0.85
+    assert fpr <= 0.05
+
+
+def test_eval2_figures_do_not_regress() -> None:
+    # The round-4 frozen part (written before its rules): 0.158 / 0.114 with the rules before round 4; measured
+    # after it 0.500 / 0.023 (benchmarks/results/guard.md). A floor against regressions, not a target.
+    recall, fpr = _rates("eval2")
+    assert recall >= 0.48
     assert fpr <= 0.05
 
 
@@ -79,8 +95,16 @@ def test_bypass_variants_caught_like_plain(variant: object) -> None:
     missed = []
     for r in _rows("tune") + _rows("eval"):
         if r["label"] == "injection" and _caught(r["text"]) and not _caught(variant(r["text"])):
+            # Re-cased or look-alike letters inside a base64 / rot13 / reversed payload make another payload: a
+            # string caught only by decoding is not expected to survive those two disguises.
+            rules = {f.rule.split("/")[0] for f in scan_injection(r["text"]) if f.blocking}
+            if variant in (_homoglyph, _mixed_case) and rules <= _DECODING_VIEWS:
+                continue
             missed.append(r["text"][:80])
     assert missed == []
+
+
+_DECODING_VIEWS = frozenset({"base64", "hex", "binary", "rot13", "reversed", "leet"})
 
 
 def test_offsets_point_into_original_text() -> None:
@@ -194,6 +218,9 @@ def test_normalize_map_is_monotonic_and_in_bounds(text: str) -> None:
         assert norm.text == text.lower()
 
 
+_RULE_IDS = frozenset(rule.rule_id for rule in _scan._RULES)  # the views' findings are checked elsewhere
+
+
 def _full_scan_rules(text: str) -> set[str]:
     """Reference: every rule over the whole folded text (no anchors, no windows)."""
     folded = normalize(text).text
@@ -210,7 +237,7 @@ def test_anchors_are_complete() -> None:
     # exactly the blocking rules a full scan of the whole text finds.
     for r in _rows("tune") + _rows("eval"):
         for text in (r["text"], _zero_width(r["text"]), _homoglyph(r["text"]), "x " * 300 + r["text"]):
-            got = {f.rule for f in scan_injection(text) if f.blocking}
+            got = {f.rule for f in scan_injection(text) if f.blocking and f.rule in _RULE_IDS}
             assert got == _full_scan_rules(text), text[:80]
 
 

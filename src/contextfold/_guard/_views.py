@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the script rule table keeps one pattern per line on purpose)
 """Other views of a text the rules cannot read as it stands: decoded payloads, and scripts the folding mangles.
 
 An injection hidden in base64, hex or binary, in rot13, reversed, in leetspeak or with its letters spaced apart
@@ -19,10 +20,12 @@ import re
 from collections.abc import Callable
 
 from contextfold._guard._findings import Category, Finding, Severity
+from contextfold._guard._normalize import _INVISIBLE
 
 __all__ = ["view_findings"]
 
 Scan = Callable[[str], list[Finding]]
+_INVISIBLE_SET = frozenset(_INVISIBLE)
 
 # Key words of injections; their rot13, reversed and spaced forms are what the gates look for.
 _KEYWORDS = (
@@ -61,7 +64,7 @@ _B64 = bytes(98 if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c in b"+
 _B64_SIGN = re.compile(r"[0-9+/]")
 _B64_RUN = b"b" * 20
 _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
-_BINARY = re.compile(rb"(?:[01]{8}[\x20,]?){6,400}")
+_BINARY = re.compile(rb"(?:[01]{8}[\x20,]{0,3}){6,400}")
 
 
 def _spaced_hit(spaced: bytes, singles: frozenset[bytes]) -> bool:
@@ -160,6 +163,10 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
      re.compile(r"(?:지시|지침|명령|규칙|설정|프롬프트|이전)[^.!?\n]{0,15}?(?:무시|잊어|잊으)")),
     ("secret.prompt_ko", "secret_extraction", "high", ("시스템 프롬프트", "비밀"),
      re.compile(r"(?:시스템 프롬프트|비밀 키|비밀키|비밀 코드)[^.!?\n]{0,15}?(?:알려|보여|출력|말해|무엇|뭐)")),
+    ("role.sys_mode_script", "role_confusion", "high", ("模式", "режим", "モード", "모드", "โหมด"),
+     re.compile(r"<[^<>\n]{0,20}(?:模式|режим|モード|모드|โหมด)[^<>\n]{0,10}>|(?:进入|進入|开启|開啟|启用|啟用|вхожу в|перехожу в|включаю|เข้าสู่)[^。！？.\n]{0,20}?(?:模式|режим|โหมด)|(?:モード|모드)[^。！？.\n]{0,5}?(?:に入ります|に入る|に切り替え|에\s{0,3}돌입|에\s{0,3}들어|로\s{0,3}전환)")),
+    ("role.developer_script", "role_confusion", "high", ("我是", "я бог", "я твой", "私は", "나는", "저는", "أنا"),
+     re.compile(r"我是(?:上帝|神|你的(?:开发者|開發者|创造者|創造者|主人|管理员|管理員))|я (?:бог|твой (?:разработчик|создатель|администратор))|私は(?:神|あなたの(?:開発者|作成者|管理者))|(?:나는|저는) (?:신|당신의 (?:개발자|창조자|관리자))|أنا (?:الله|مطورك|مطوّرك|خالقك)")),
     ("override.ignore_ar", "system_override", "high", ("تجاهل", "انس", "أهمل", "اهمل"),
      re.compile(r"(?:تجاهل\w{0,3}|انس\w{0,3}|أهمل\w{0,3}|اهمل\w{0,3})[^.!?؟\n]{0,40}?(?:التعليمات|تعليمات|الأوامر|أوامر|القواعد|الإرشادات|كل ما)")),
     ("override.ignore_hi", "system_override", "high", ("अनदेखा", "नज़रअंदाज़", "नजरअंदाज", "भूल", "उपेक्षा"),
@@ -196,7 +203,29 @@ def _script_findings(text: str) -> list[Finding]:
     return out
 
 
+def _visible(text: str) -> tuple[str, list[int]] | None:
+    """``text`` without format characters (zero-width, bidi controls) and each kept index; None when it has none."""
+    if not any(ch in text for ch in _INVISIBLE):
+        return None
+    index = [k for k, ch in enumerate(text) if ch not in _INVISIBLE_SET]
+    return "".join(text[k] for k in index), index
+
+
 def view_findings(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan) -> list[Finding]:
+    """The findings of `_views` (below) on ``text``, read without its format characters when it has some."""
+    if not text.isascii():
+        visible = _visible(text)
+        if visible is not None:
+            clean, index = visible
+            out = []
+            for f in _views(clean, clean.encode("ascii", "replace").lower(), spaced, toks, scan):
+                start, end = index[f.start], index[f.end - 1] + 1 if f.end > f.start else index[f.start]
+                out.append(Finding(f.category, f.severity, start, end, " ".join(text[start:end][:80].split()), f.rule))
+            return out
+    return _views(text, raw, spaced, toks, scan)
+
+
+def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan) -> list[Finding]:
     """Findings of the views of ``text`` that apply.
 
     ``raw``: its folded bytes; ``spaced``: their letters, each other byte a blank, framed by blanks; ``toks``: the
