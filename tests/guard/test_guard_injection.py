@@ -47,7 +47,9 @@ def test_tune_figures() -> None:
     assert recall >= 0.66
     assert fpr <= 0.02
     old = [r for r in _rows("tune") if r.get("round") != "4"]
-    assert sum(_caught(r["text"]) for r in old if r["label"] == "injection") >= 226
+    # 224: "Console.log(systemPrompt)" is code that prints a prompt variable to a reader of a tool result (blocked
+    # no more, like print(system_prompt)); "Enter admin mode" came back with the mode rule's model context.
+    assert sum(_caught(r["text"]) for r in old if r["label"] == "injection") >= 224
     assert sum(_caught(r["text"]) for r in old if r["label"] == "benign") <= 1
 
 

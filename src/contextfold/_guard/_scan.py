@@ -192,12 +192,32 @@ def _in_short_literal(folded: str, start: int) -> bool:
     return False
 
 
+# A chat-template token named in prose: after "tokens", "like", "uses", ... or before "and" / "or" another one.
+_TOKEN_NAMED_BEFORE = re.compile(
+    r"(?:\band|\bor|,|\btokens?|\btags?|\bmarkers?|\bdelimiters?|\blike|\bsuch as|\be\.g\.,?|\buses?|\bemits?|\bwith|\bbetween|\bin)"
+    r"[\x20\t]{0,3}$"
+)
+_TOKEN_NAMED_AFTER = re.compile(
+    r"[^\s]{0,24}[\x20\t]{1,3}(?:and|or|,)[\x20\t]{1,3}(?:</?\||\[/?inst|<<?/?sys|<(?:start|end)_)"
+)
+# A request that is a function call (``print(system_prompt)``, ``get_password(user)``): code, not an order.
+_CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
+
+
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked."""
     if rule_id in _STRUCTURAL:
-        if rule_id in ("role.chatml", "role.inst") and _in_short_literal(folded, start):
+        if rule_id in ("role.chatml", "role.inst") and (
+            _in_short_literal(folded, start)
+            or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
+            or _TOKEN_NAMED_AFTER.match(folded, start)
+        ):
             return True
         return _in_code_fence(folded, start)
+    if rule_id.startswith("secret.") and _CALL_AT.match(folded, start):
+        return True
+    if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
+        return True
     if _QUOTED_BEFORE.search(folded, max(0, start - 24), start):
         return True
     if _in_code_string(folded, start):

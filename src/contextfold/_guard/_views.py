@@ -203,22 +203,26 @@ def _script_findings(text: str) -> list[Finding]:
     return out
 
 
-def _visible(text: str) -> tuple[str, list[int]] | None:
-    """``text`` without format characters (zero-width, bidi controls) and each kept index; None when it has none."""
-    if not any(ch in text for ch in _INVISIBLE):
-        return None
-    index = [k for k, ch in enumerate(text) if ch not in _INVISIBLE_SET]
-    return "".join(text[k] for k in index), index
+def _visible(text: str) -> str | None:
+    """``text`` without format characters (zero-width, bidi controls: C-level replaces); None when it has none."""
+    clean = text
+    for ch in _INVISIBLE:
+        if ch in clean:
+            clean = clean.replace(ch, "")
+    return None if len(clean) == len(text) else clean
 
 
 def view_findings(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan) -> list[Finding]:
     """The findings of `_views` (below) on ``text``, read without its format characters when it has some."""
     if not text.isascii():
-        visible = _visible(text)
-        if visible is not None:
-            clean, index = visible
+        clean = _visible(text)
+        if clean is not None:
+            found = _views(clean, clean.encode("ascii", "replace").lower(), spaced, toks, scan)
+            if not found:
+                return found
+            index = [k for k, ch in enumerate(text) if ch not in _INVISIBLE_SET]  # only with findings to map
             out = []
-            for f in _views(clean, clean.encode("ascii", "replace").lower(), spaced, toks, scan):
+            for f in found:
                 start, end = index[f.start], index[f.end - 1] + 1 if f.end > f.start else index[f.start]
                 out.append(Finding(f.category, f.severity, start, end, " ".join(text[start:end][:80].split()), f.rule))
             return out
