@@ -194,7 +194,8 @@ def _in_short_literal(folded: str, start: int) -> bool:
 
 # A chat-template token named in prose: after "tokens", "like", "uses", ... or before "and" / "or" another one.
 _TOKEN_NAMED_BEFORE = re.compile(
-    r"(?:\band|\bor|,|\btokens?|\btags?|\bmarkers?|\bdelimiters?|\blike|\bsuch as|\be\.g\.,?|\buses?|\bemits?|\bwith|\bbetween|\bin)"
+    r"(?:\band|\bor|,|\btokens?|\btags?|\bmarkers?|\bdelimiters?|\blike|\bsuch as|\be\.g\.,?|\buses?|\bemits?"
+    r"|\bwith|\bbetween|\bin)"
     r"[\x20\t]{0,3}$"
 )
 _TOKEN_NAMED_AFTER = re.compile(
