@@ -61,8 +61,8 @@ _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 _LEET_MARK = bytes(97 if 97 <= c <= 122 else 49 if c in b"013457@$" else 32 for c in range(256))
 # Base64 (and hex, its subset) characters become "b"; a run of 20 or more is a candidate payload.
 _B64 = bytes(98 if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c in b"+/=") else 32 for c in range(256))
-_B64_SIGN = re.compile(r"[0-9+/]")
 _B64_RUN = b"b" * 20
+_SIGNS = bytes(100 if (48 <= c <= 57 or c in b"+=") else 32 for c in range(256))
 _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
 _BINARY = re.compile(rb"(?:[01]{8}[\x20,]{0,3}){6,400}")
 
@@ -84,37 +84,35 @@ def _texty(data: bytes) -> str | None:
 
 
 def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
-    """(start, end, view name, decoded text) of base64, hex and binary runs that decode to words."""
+    """(start, end, view name, decoded text) of base64, hex and binary runs that decode to words.
+
+    Runs of 20 or more base64 characters are found by C-level ``find`` over a translated copy; a payload of text
+    holds a digit, ``+`` or ``=`` (words and identifiers do not) and few slashes (paths have many), and mixes cases (base64) or is lower-case hex.
+    """
     out: list[tuple[int, int, str, str]] = []
     marks = raw.translate(_B64)
     i = marks.find(_B64_RUN)
+    signs = raw.translate(_SIGNS) if i != -1 else b""
     while i != -1:
-        end = marks.find(b" ", i)
+        start, end = i, marks.find(b" ", i)
         end = len(marks) if end == -1 else end
-        run = text[i:end].rstrip("=")
-        # Paths and identifiers are runs too: a payload has few slashes and mixes upper and lower case or digits.
-        if (
-            len(run) >= 20
-            and run.count("/") * 16 <= len(run)
-            and not run.islower()
-            and not run.isupper()
-            and _B64_SIGN.search(run)
-        ):
-            decoded: str | None = None
-            name = "base64"
-            if len(run) % 2 == 0 and _HEX_RUN.fullmatch(run):
-                try:
-                    decoded, name = _texty(binascii.unhexlify(run)), "hex"
-                except (binascii.Error, ValueError):
-                    decoded = None
-            if decoded is None:
-                try:
-                    decoded, name = _texty(base64.b64decode(run + "=" * (-len(run) % 4), validate=True)), "base64"
-                except (binascii.Error, ValueError):
-                    decoded = None
-            if decoded is not None:
-                out.append((i, end, name, decoded))
         i = marks.find(_B64_RUN, end)
+        # No digit, "+" or "=" (a word, an identifier), or many slashes (a path): no payload of text.
+        if signs.find(b"d", start, end) < 0 or raw.count(b"/", start, end) * 16 > end - start:
+            continue
+        run = text[start:end].rstrip("=")
+        decoded: str | None = None
+        name = "base64"
+        if run.islower() or run.isdigit():
+            if len(run) >= 24 and len(run) % 2 == 0 and _HEX_RUN.fullmatch(run):
+                decoded, name = _texty(binascii.unhexlify(run)), "hex"
+        elif not run.isupper():
+            try:
+                decoded = _texty(base64.b64decode(run + "=" * (-len(run) % 4), validate=True))
+            except (binascii.Error, ValueError):
+                decoded = None
+        if decoded is not None:
+            out.append((start, end, name, decoded))
     if raw.find(b"01100") >= 0 or raw.find(b"01000") >= 0:
         for m in _BINARY.finditer(raw):
             bits = re.sub(rb"[^01]", b"", m.group())
