@@ -19,6 +19,8 @@ __all__ = ["CATEGORIES", "Category", "Severity"]
 
 # Separator between words: whitespace, underscores, URL-encoded or escaped blanks (bounded).
 _S = r"(?:[\s_]|%20|\\[nrt]){1,8}+"
+# Separator within a line (a label per line, as in UI text, is no sentence).
+_H = r"(?:[\x20\t_]|%20|\\[t]){1,8}+"
 # Optional separator ("allprevious" still matches).
 _O = r"(?:[\s_]|%20|\\[nrt]){0,8}+"
 
@@ -221,10 +223,10 @@ _RULES: tuple[_Rule, ...] = (
        gate="from|rest|future|subsequent|following|upcoming|going|remember"),
     # Orders addressed to "the AI", "the language model", "the assistant" (or anyone who is one).
     _r("inject.addressed_ai", "instruction_injection", "high",
-       r"\b(?:the|dear|attention|hey|any|all|every|to the|note to the|note for the|message to the|instructions? for the)[\x20\t,:]{1,3}(?:ai|artificial intelligence|language model|large language model|llm|ai assistant|ai agent|ai model|assistant|chatbot|ai bot)s?(?: (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling) (?:this|these|the)(?: \w{1,20})?)?[\x20\t,:]{1,3}(?:(?:must|should|shall|will|has to|needs to|is (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to|are (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to) )?(?:now |immediately |instead |also |first |please |always |only )?(?:ignore|disregard|forget|override|reveal|disclose|leak|send|forward|email|e-mail|post|upload|print|output|say|state|write|respond|reply|answer|include|insert|append|add|delete|remove|transfer|pay|execute|run|visit|open|click|navigate|recommend|praise|rate|approve|accept|rank|score|summari[sz]e (?:this|it) as|not (?:tell|mention|reveal|inform|disclose|alert|notify|summari[sz]e|follow))\b|\bif you(?:'re| are) (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|assistant|bot|chatbot|automated (?:system|agent|assistant|tool)|gpt|claude|chatgpt)\b",
+       r"\b(?:(?:the|dear|attention|hey|any|all|every|to the|note to the|note for the|message to the|instructions? for the)[\x20\t,:]{1,3})?(?:ai|artificial intelligence|language model|large language model|llm|ai assistant|ai agent|ai model|assistant|chatbot|ai bot)s?(?: (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling) (?:this|these|the)(?: \w{1,20})?)?[\x20\t,:]{1,3}(?:(?:must|should|shall|will|has to|needs to|is (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to|are (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to) )?(?:now |immediately |instead |also |first |please |always |only )?(?:ignore|disregard|forget|override|reveal|disclose|leak|send|forward|email|e-mail|post|upload|print|output|say|state|write|respond|reply|answer|include|insert|append|add|delete|remove|transfer|pay|execute|run|visit|open|click|navigate|recommend|praise|rate|approve|accept|rank|score|summari[sz]e (?:this|it) as|not (?:tell|mention|reveal|inform|disclose|alert|notify|summari[sz]e|follow))\b|\bif you(?:'re| are) (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|assistant|bot|chatbot|automated (?:system|agent|assistant|tool)|gpt|claude|chatgpt)\b",
        "=ai:120 =ais:120 =llm:120 =llms:120 =language:120 =artificial:120 =assistant:120 =assistants:120 =chatbot:120 =chatbots:120 =automated:120 =gpt:120 =claude:120 =chatgpt:120", 140,
        gate="ai|llm|language|artificial|assistant|chatbot|automated|gpt|claude|chatgpt|assistants|chatbots|ais|llms",
-       heads="=the|=dear|=attention|=hey|=any|=all|=every|=to|=note|=message|=instruction|=instructions|=if"),
+       heads="=the|=dear|=attention|=hey|=any|=all|=every|=to|=note|=message|=instruction|=instructions|=if|=ai|=ais|=llm|=llms|=language|=large|=artificial|=assistant|=assistants|=chatbot|=chatbots|=automated|=gpt|=claude|=chatgpt"),
     # Fake role headers: a Markdown heading that is a role ("## System", "### New instructions") followed by an
     # order, and an HTML comment that speaks to the model.
     _r("role.header", "role_confusion", "high",
@@ -278,7 +280,7 @@ _RULES: tuple[_Rule, ...] = (
        gate="above|this|my|conversation|chat|session",
        starts="show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell|write|type|summarize|summarise"),
     _r("secret.credentials", "secret_extraction", "high",
-       rf"\b{_REVEAL} (?:(?:me|us) (?:\w{{1,20}} ){{0,4}}?|(?:\w{{1,20}} ){{0,3}}?(?:the|your|my|all|any|its|their|our|this|these|those|every|his|her) (?:\w{{1,20}} ){{0,2}}?|(?:\w{{1,20}} ){{0,4}}?(?=\.env\b|id_rsa|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)))(?:{_SECRET_THING})(?! ?(?:reset|recovery|manager|strength|field|policy|policies|requirements?|hint|input|box|form|change|expir\w*|length|rules?|complexity|protected|less|in (?:plain ?text|clear ?text|the (?:field|box|input))|as you type))",
+       rf"\b{_REVEAL}{_H}(?:(?:me|us){_H}(?:\w{{1,20}}{_H}){{0,4}}?|(?:\w{{1,20}}{_H}){{0,3}}?(?:the|your|my|all|any|its|their|our|this|these|those|every|his|her){_H}(?:\w{{1,20}}{_H}){{0,2}}?|(?:\w{{1,20}}{_H}){{0,4}}?(?=\.env\b|id_rsa|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)))(?:{_SECRET_THING})(?! ?(?:reset|recovery|manager|strength|field|policy|policies|requirements?|hint|input|box|form|change|expir\w*|length|rules?|complexity|protected|less|in (?:plain ?text|clear ?text|the (?:field|box|input))|as you type))",
        "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
        starts=_REVEAL_GATE),
     _r("secret.exfil_url", "secret_extraction", "high",
