@@ -181,7 +181,7 @@ def main() -> None:
     lines = [
         "# Guard: prompt-injection recall, false positives, throughput, fence cost",
         "",
-        f"Command: `.venv/bin/python benchmarks/bench_guard.py --baseline {args.baseline or "''"}"
+        f"Command: `.venv/bin/python benchmarks/bench_guard.py --baseline {args.baseline or repr('')}"
         f"{' --learned' if args.learned else ''}`. Machine: {os.cpu_count()} cores ({platform.machine()}), shared "
         f"with other engineers' jobs, Python {platform.python_version()}.",
         "",
