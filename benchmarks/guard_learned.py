@@ -121,11 +121,18 @@ def measure(dev: Path) -> dict[str, object]:
         rs = rows(part)
         inj = [r for r in rs if r["label"] == "injection"]
         ben = [r for r in rs if r["label"] == "benign"]
-        m_inj = sum(score(w, bias, r["text"]) > threshold for r in inj)
-        m_ben = sum(score(w, bias, r["text"]) > threshold for r in ben)
-        r_inj = sum(any(f.blocking for f in scan_injection(r["text"])) for r in inj)
-        r_ben = sum(any(f.blocking for f in scan_injection(r["text"])) for r in ben)
-        out[part] = {"n_inj": len(inj), "n_ben": len(ben), "model": (m_inj, m_ben), "rules": (r_inj, r_ben)}
+        model = {id(r): score(w, bias, r["text"]) > threshold for r in inj + ben}
+        rules = {id(r): any(f.blocking for f in scan_injection(r["text"])) for r in inj + ben}
+        out[part] = {
+            "n_inj": len(inj),
+            "n_ben": len(ben),
+            "model": (sum(model[id(r)] for r in inj), sum(model[id(r)] for r in ben)),
+            "rules": (sum(rules[id(r)] for r in inj), sum(rules[id(r)] for r in ben)),
+            "either": (
+                sum(model[id(r)] or rules[id(r)] for r in inj),
+                sum(model[id(r)] or rules[id(r)] for r in ben),
+            ),
+        }
     results = _dev_measured(dev) if (dev / "swe_mini_gemini3pro.jsonl").exists() else []
     if results:
         flagged = sum(score(w, bias, t) > threshold for t in results)
@@ -152,18 +159,18 @@ def measure(dev: Path) -> dict[str, object]:
 
 def table(m: dict[str, object]) -> str:
     lines = [
-        "| part | learned: recall | learned: false positives | rules: recall | rules: false positives |",
-        "|---|---|---|---|---|",
+        "| part | learned: recall | learned: FP | rules: recall | rules: FP | either: recall | either: FP |",
+        "|---|---|---|---|---|---|---|",
     ]
     for part in ("tune", "eval", "eval2"):
         d = m[part]
         assert isinstance(d, dict)
         ni, nb = d["n_inj"], d["n_ben"]
-        (mi, mb), (ri, rb) = d["model"], d["rules"]
-        lines.append(
-            f"| {part} | {mi}/{ni} = {100 * mi / ni:.1f} % | {mb}/{nb} = {100 * mb / nb:.1f} % "
-            f"| {ri}/{ni} = {100 * ri / ni:.1f} % | {rb}/{nb} = {100 * rb / nb:.1f} % |"
-        )
+        cells = [f"| {part} "]
+        for key in ("model", "rules", "either"):
+            hi, hb = d[key]
+            cells.append(f"| {hi}/{ni} = {100 * hi / ni:.1f} % | {hb}/{nb} = {100 * hb / nb:.1f} % ")
+        lines.append("".join(cells) + "|")
     dev = m.get("dev")
     if isinstance(dev, dict):
         lines += [
