@@ -57,8 +57,15 @@ _SINGLE = frozenset(bytes([c]) for c in range(97, 123))
 _LEET = str.maketrans("013457@$!|", "oieastasil")
 _LEET_BYTES = bytes.maketrans(b"013457@$!|", b"oieastasil")
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
-# A letter between digits or a digit between letters, the mark of leetspeak.
-_LEET_MARK = bytes(97 if 97 <= c <= 122 else 49 if c in b"013457@$" else 32 for c in range(256))
+# The letter runs the keywords leave in leetspeak ("1gn0r3" leaves "gn" and "r"): two of them among a text's runs
+# open the leetspeak view.
+_LEET_FRAGMENTS = frozenset(
+    run
+    for src, dst in ((b"aeiostl", b"4310571"), (b"aeio", b"4310"), (b"aeios", b"43105"), (b"eio", b"310"))
+    for w in _KEYWORDS[:9]
+    for run in w.encode().translate(bytes.maketrans(src, dst)).translate(_LETTERS).split()
+    if len(run) >= 2
+) - frozenset({b"pa", b"pr", b"ns", b"us", b"sr"})  # common runs of ordinary text
 # Base64 (and hex, its subset) characters become "b"; a run of 20 or more is a candidate payload.
 _B64 = bytes(98 if (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122 or c in b"+/=") else 32 for c in range(256))
 _B64_RUN = b"b" * 20
@@ -97,8 +104,8 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
         start, end = i, marks.find(b" ", i)
         end = len(marks) if end == -1 else end
         i = marks.find(_B64_RUN, end)
-        # No digit, "+" or "=" (a word, an identifier), or many slashes (a path): no payload of text.
-        if signs.find(b"d", start, end) < 0 or raw.count(b"/", start, end) * 16 > end - start:
+        # A path ("/usr/lib/..."), a word or an identifier (no digit, "+" or "="): no payload of text.
+        if raw[start] == 47 or signs.find(b"d", start, end) < 0 or raw.count(b"/", start, end) * 16 > end - start:
             continue
         run = text[start:end].rstrip("=")
         decoded: str | None = None
@@ -253,7 +260,7 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
         out += [_moved(f, "rot13", f.start, f.end, text) for f in scan(codecs.encode(text, "rot13")) if f.blocking]
     if backwards >= 2:
         out += [_moved(f, "reversed", n - f.end, n - f.start, text) for f in scan(text[::-1]) if f.blocking]
-    if raw.translate(_LEET_MARK).find(b"a1a") >= 0 or raw.find(b"1gn") >= 0:
+    if len(_LEET_FRAGMENTS.intersection(toks)) >= 2:
         leet = b" " + raw.translate(_LEET_BYTES).translate(_LETTERS) + b" "
         if any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED):
             out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
