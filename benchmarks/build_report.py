@@ -23,7 +23,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
-    ("guard", "Guard", "#6, #14", "recall and false positives on tune, eval, eval2; throughput side by side; learned model"),
+    ("guard", "Guard", "#6, #14", "recall, false positives (tune, eval, eval2), throughput side by side, learned"),
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
