@@ -43,7 +43,7 @@ _BEARER_VALUE = r"(?=[A-Za-z0-9._~+/-]{0,4096}[0-9])[A-Za-z0-9._~+/-]{16,4096}=*
 # parentheses); `_value_span` tells a call (``token=get_token()``) from a value.
 def _plain(least: int, most: int) -> str:
     chars = r"[^\s\"'`,;()\[\]{}<>]"
-    return f"{chars}{{{least},{most}}}(?:[()]{chars}{{0,60}}){{0,6}}"
+    return f"{chars}{{{least},{most}}}(?:[()]{chars}{{0,30}}){{0,6}}"
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -126,13 +126,15 @@ _RULES: tuple[_Rule, ...] = (
     (
         "api-key",
         re.compile(
-            r"(?i)(?:\b|_)(?:[a-z0-9]{1,30}[_-]){0,4}(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|client[_-]?secret"
+            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,4}(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|client[_-]?secret"
             r"|access[_-]?token"
             r"|auth[_-]?token|secret|token|private[_-]?key)[\"']?\s{0,3}[:=]\s{0,3}"
             r"(?:\"(?P<q>[^\"\s\[]{8,500})\"|'(?P<s>[^'\s\[]{8,500})'|(?P<v>" + _plain(8, 500) + "))"
         ),
         "q|s|v",
     ),
+    # ``//registry.npmjs.org/:_authToken=VALUE`` in an .npmrc (older tokens are UUIDs, not ``npm_``).
+    ("api-key", re.compile(r"(?i)_authToken=(?P<v>[^\s\"'`,;]{8,500})"), "v"),
     ("hex", re.compile(r"\b[0-9a-fA-F]{64,}\b"), None),
 )
 
@@ -170,8 +172,9 @@ _GATES: tuple[tuple[tuple[bytes, ...], int, int], ...] = (
     ((b"sig=", b"signature="), 17, 1040),  # url-signature
     ((b"://",), 24, 400),  # connection-password
     ((b"bearer",), 40, 4120),  # bearer-token
-    ((b"pass", b"pwd"), 32, 600),  # password (a plain value may continue through 6 parentheses)
-    ((b"key", b"secret", b"token"), 50, 940),  # api-key
+    ((b"pass", b"pwd"), 32, 420),  # password (a plain value may continue through 6 parentheses)
+    ((b"key", b"secret", b"token"), 50, 750),  # api-key
+    ((b"_authtoken",), 0, 520),  # npm-auth
     ((), 0, 0),  # hex
 )  # fmt: skip
 _HEX = bytes(104 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))  # hex digit -> "h"

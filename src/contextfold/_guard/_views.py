@@ -130,14 +130,24 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
     return out
 
 
-def _despaced(text: str) -> tuple[str, list[int]]:
-    """``text`` with the single blanks between single letters removed, and each kept character's index."""
-    keep = [True] * len(text)
-    for m in re.finditer(r"(?<![^\W\d_])[^\W\d_](?:[\x20.\-_*·][^\W\d_](?![^\W\d_])){3,}", text):
-        for k in range(m.start() + 1, m.end(), 2):
-            keep[k] = False
-    index = [k for k, flag in enumerate(keep) if flag]
-    return "".join(text[k] for k in index), index
+_SPACED_RUN = re.compile(r"(?<![^\W\d_])[^\W\d_](?:[\x20.\-_*·][^\W\d_](?![^\W\d_])){3,}")
+
+
+def _despaced(text: str) -> str:
+    """``text`` with the single separators between single letters removed ("I g n o r e" reads "Ignore")."""
+    return _SPACED_RUN.sub(lambda m: m.group()[::2], text)
+
+
+def _despaced_index(text: str) -> list[int]:
+    """For each character of `_despaced` (text), its index in ``text`` (built only to map findings back)."""
+    index: list[int] = []
+    pos = 0
+    for m in _SPACED_RUN.finditer(text):
+        index.extend(range(pos, m.start()))
+        index.extend(range(m.start(), m.end(), 2))
+        pos = m.end()
+    index.extend(range(pos, len(text)))
+    return index
 
 
 def _moved(f: Finding, view: str, start: int, end: int, text: str) -> Finding:
@@ -183,8 +193,16 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
 )  # fmt: skip
 
 
+_SCRIPT_FIRST = tuple(frozenset(lit[0] for lit in rule[3]) for rule in _SCRIPT_RULES)
+
+
 def _script_findings(text: str) -> list[Finding]:
-    """The other-script rules over the parts of ``text`` that hold a non-ASCII character (a match spans no line)."""
+    """The other-script rules over the parts of ``text`` that hold a non-ASCII character (a match spans no line).
+
+    A rule runs only in a part holding the first character of one of its literals (a set of the part's characters
+    is one C-level pass), and reports like the scan: matches fewer than 8 characters apart are one finding, at most
+    64 findings a rule, the last spanning the rest.
+    """
     pieces: list[tuple[int, str]] = []
     pos, n = 0, len(text)
     while pos < n:  # parts of about 8 KB cut at line ends; isascii() of a str costs nothing
@@ -194,17 +212,27 @@ def _script_findings(text: str) -> list[Finding]:
         if not piece.isascii():
             pieces.append((pos, piece))
         pos = cut
-    out: list[Finding] = []
+    spans: dict[int, list[list[int]]] = {}
     for offset, piece in pieces:
         low = piece.lower()
         if len(low) != len(piece):  # lower() changed a length (rare letters): read the piece as it is
             low = piece
-        for rule_id, category, severity, literals, pattern in _SCRIPT_RULES:
-            if not any(lit in low for lit in literals):
+        chars = set(low)
+        for k, (_, _, _, literals, pattern) in enumerate(_SCRIPT_RULES):
+            if chars.isdisjoint(_SCRIPT_FIRST[k]) or not any(lit in low for lit in literals):
                 continue
+            got = spans.setdefault(k, [])
             for m in pattern.finditer(low):
                 start, end = m.start() + offset, m.end() + offset
-                out.append(Finding(category, severity, start, end, " ".join(text[start:end][:80].split()), rule_id))
+                if got and (start - got[-1][1] <= 8 or len(got) >= 64):
+                    got[-1][1] = max(got[-1][1], end)
+                else:
+                    got.append([start, end])
+    out: list[Finding] = []
+    for k, got in spans.items():
+        rule_id, category, severity, _, _ = _SCRIPT_RULES[k]
+        for start, end in got:
+            out.append(Finding(category, severity, start, end, " ".join(text[start:end][:80].split()), rule_id))
     return out
 
 
@@ -266,8 +294,8 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
             out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
     singles = _SINGLE.intersection(toks)
     if len(singles) >= 4 and _spaced_hit(spaced, singles):
-        view, index = _despaced(text)
-        for f in scan(view):
-            if f.blocking and f.end > f.start:
-                out.append(_moved(f, "spaced", index[f.start], index[f.end - 1] + 1, text))
+        found = [f for f in scan(_despaced(text)) if f.blocking and f.end > f.start]
+        if found:
+            index = _despaced_index(text)
+            out += [_moved(f, "spaced", index[f.start], index[f.end - 1] + 1, text) for f in found]
     return out
