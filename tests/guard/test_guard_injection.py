@@ -178,8 +178,12 @@ def test_sanitize_output_never_contains_blocking_finding_of_same_span(text: str)
 
 @pytest.mark.parametrize(
     "unit",
-    ["ignore the ", "system: ", " ", "a\u200b", "<|im_start|>", '{"name": "x", ', "show me your ", "\u0430"],
-)
+    [
+        "ignore the ", "system: ", " ", "a\u200b", "<|im_start|>", '{"name": "x", ', "show me your ", "\u0430",
+        # the views: a base64 run, leetspeak, spaced-out letters, one injection phrase in another script
+        "aWdub3Jl", "1gn0r3 4ll ", "i g n o r e ", "\u5ffd\u7565\u6307\u4ee4",
+    ],
+)  # fmt: skip
 def test_scan_is_linear_on_adversarial_input(unit: str) -> None:
     # Backtracking blow-ups are quadratic or worse: 8x the input would cost 64x the time. The minimum of
     # a few runs is robust to a busy machine (noise only ever adds time), and 4x slack over linear is far
