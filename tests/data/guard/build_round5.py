@@ -90,7 +90,11 @@ TLDR_LOOKALIKE = re.compile(
 )
 TLDR_PER_LANG = 14
 DOCS = {
-    "ollama/ollama": (("docs/template.mdx", "chat_template_docs"), ("docs/modelfile.mdx", "chat_template_docs"), ("docs/capabilities/tool-calling.mdx", "tool_call_docs")),
+    "ollama/ollama": (
+        ("docs/template.mdx", "chat_template_docs"),
+        ("docs/modelfile.mdx", "chat_template_docs"),
+        ("docs/capabilities/tool-calling.mdx", "tool_call_docs"),
+    ),
     "NousResearch/Hermes-Function-Calling": (("README.md", "tool_call_docs"),),
 }
 CHROME_PAGES = (
@@ -110,7 +114,10 @@ PATT_TACTICS = (
     "Insert Prompt into User Data Rendered Later", "Test LLM Jailbreak",
 )  # fmt: skip
 PATT_BULLETS = ("Force output", "Leak prompt")
-_GERMAN = re.compile(r"\b(?:der|die|das|und|ich|nicht|ist|sie|du|ein|eine|wie|was|mit|für|auf|zu|den|dem|bitte|vergiss|alle|ihre|mir|mich|welche|gibt|wird|sind|kann|können)\b", re.IGNORECASE)
+_GERMAN = re.compile(
+    r"\b(?:der|die|das|und|ich|nicht|ist|sie|du|ein|eine|wie|was|mit|für|auf|zu|den|dem|bitte|vergiss|alle|ihre|mir|mich|welche|gibt|wird|sind|kann|können)\b",
+    re.IGNORECASE,
+)
 
 
 def _row(text: str, label: str, category: str, repo: str, path: str, technique: str, language: str) -> dict[str, str]:
