@@ -148,7 +148,16 @@ _QUOTED_BEFORE = re.compile(
     r"instructions? like|like|e\.g\.,))\s{0,3}$"
 )
 _STRUCTURAL = frozenset(
-    {"secret.call", "secret.call_json", "tool.json_call", "tool.xml_call", "tool.yaml_call", "role.chatml", "role.inst"}
+    {
+        "secret.call",
+        "secret.call_json",
+        "tool.json_call",
+        "tool.xml_call",
+        "tool.yaml_call",
+        "tool.shell",  # an install line (``curl ... | sh``) in a code fence is documentation
+        "role.chatml",
+        "role.inst",
+    }
 )
 
 
@@ -160,8 +169,22 @@ def _in_code_fence(folded: str, pos: int) -> bool:
 # A string literal opened on the same line by an assignment or a call (``x = "...``, ``f("...``): a test
 # fixture or an example in code, not text addressed to the reader.
 _CODE_STRING_OPEN = re.compile(
-    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
+    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=|:)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
 )
+
+
+def _in_inline_code(folded: str, start: int) -> bool:
+    """True when ``start`` lies in a Markdown code span of its line (an odd number of backticks before it)."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    return folded.count("`", lo, start) % 2 == 1
+
+
+def _code_follows(folded: str, start: int) -> bool:
+    """True when a code fence or an indented block opens within two lines after the line of ``start``."""
+    return _FENCE_NEXT.match(folded, start) is not None
+
+
+_FENCE_NEXT = re.compile(r"[^\n]{0,300}\n(?:[\x20\t]*\n){0,2}[\x20\t]{0,3}(?:```|~~~)")
 
 
 def _in_code_string(folded: str, start: int) -> bool:
@@ -205,17 +228,76 @@ _TOKEN_NAMED_AFTER = re.compile(
 _CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
 
 
+# What a rule describes rather than orders: "how to override settings", "strategies that discard content", "a way
+# for extensions to ignore rules" (documentation of a feature, not an order to the reader).
+_DESCRIBES_BEFORE = re.compile(
+    r"(?:\bhow to|\bused to|\bable to|\bways? to|\ballows? (?:[\w-]{1,20} )?to|\blets? (?:[\w-]{1,20} )?|\bpriorities to"
+    r"|\bfor [\w-]{1,20} to|\bthat|\bwhich)[\x20\t]{1,3}$"
+)
+# A noun phrase, not an address: "the SYSTEM message for the model", "contains instructions for the LLM".
+_NOUN_BEFORE = re.compile(
+    r"\b(?:the|a|an|contains?|containing|includes?|including|provides?|providing|with|of|its|their|our|these|those"
+    r"|some|any|no|system|user|assistant|example|sample|custom)[\x20\t]{1,3}$"
+)
+# A code comment ("# Ignore constraints with excluded fields.", "// ignore errors"): an order to a model there names
+# what it overrides as all / previous / your ... instructions.
+_COMMENT_LINE = re.compile(r"[\x20\t]{0,40}(?:#|//|/\*|\*|--)[\x20\t]{0,4}$")
+_QUALIFIED = re.compile(
+    r"\b(?:all|any|every|previous|prior|above|earlier|preceding|original|initial|your|my|everything|instructions?|prompts?)\b"
+)
+# A command described in a list of commands (man pages, tldr, READMEs): the line ends with ":" and the next
+# non-blank line is code ("- List all environment variables:\n\n`set`").
+_COMMAND_NEXT = re.compile(r"[^\n]{0,200}:[\x20\t]*\n(?:[\x20\t]*\n){0,2}(?:`|\x20{4}|\t|\$ )")
+_LIST_ITEM = re.compile(r"[\x20\t]{0,8}[-*+][\x20\t]{1,4}")
+# A table-of-contents link whose label is its anchor ("[SYSTEM](#system)"), not a fake "[system](#context)" turn.
+_TOC_LINK = re.compile(r"\[([\w-]{1,30})\] ?\(#\1\)")
+
+
+def _describes_command(folded: str, start: int) -> bool:
+    """A list item describing a command: "- List all environment variables:" with the command on a next line."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    return _LIST_ITEM.match(folded, lo) is not None and _COMMAND_NEXT.match(folded, lo) is not None
+_CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
+_IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
+_OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
+
+
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
-    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked."""
+    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked.
+
+    So are features described rather than ordered ("how to override settings"), noun phrases that name a message
+    for a model, unqualified orders in code comments, and commands described in a list of commands.
+    """
     if rule_id in _STRUCTURAL:
         if rule_id in ("role.chatml", "role.inst") and (
             _in_short_literal(folded, start)
+            or _in_code_string(folded, start)
             or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
             or _TOKEN_NAMED_AFTER.match(folded, start)
         ):
             return True
+        if rule_id == "tool.shell" and (_in_inline_code(folded, start) or _code_follows(folded, start)):
+            return True
         return _in_code_fence(folded, start)
-    if rule_id.startswith("secret.") and _CALL_AT.match(folded, start):
+    if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
+        return True
+    if rule_id == "role.tag" and _TOC_LINK.match(folded, start):
+        return True
+    if rule_id.startswith("secret.") and (
+        _CALL_AT.match(folded, start)
+        or _IDENTIFIER_AT.match(folded, start)  # a verb glued into an identifier ("print_streaming_chunk")
+        or (rule_id in ("secret.credentials", "secret.prompt") and _describes_command(folded, start))
+    ):
+        return True
+    if rule_id.startswith("override.") and _describes_command(folded, start):
+        return True
+    if rule_id in _OVERRIDE_RULES:
+        if _DESCRIBES_BEFORE.search(folded, max(0, start - 40), start):
+            return True
+        lo = folded.rfind("\n", max(0, start - 400), start) + 1
+        if _COMMENT_LINE.fullmatch(folded, lo, start) and not _QUALIFIED.search(folded, start, start + 80):
+            return True
+    if rule_id == "inject.note_to_ai" and _NOUN_BEFORE.search(folded, max(0, start - 20), start):
         return True
     if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
         return True
@@ -725,8 +807,10 @@ def _scan(text: str, views: bool) -> list[Finding]:
                 continue
             for group, group_end in _groups(matches):
                 low = all(_downgraded(rule.rule_id, folded, i) for i in group)
-                sev: Severity = "low" if low else rule.severity
                 start, end = norm.span(group[0], group_end)
+                if not low and rule.rule_id == "override.ignore" and len(group) == 1:
+                    low = _CAMEL_CASE.fullmatch(text, start, end) is not None  # an identifier: ``IgnoreRules``
+                sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
         findings += view_findings(text, raw, spaced, toks, _plain_scan)
