@@ -231,8 +231,8 @@ _CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
 # What a rule describes rather than orders: "how to override settings", "strategies that discard content", "a way
 # for extensions to ignore rules" (documentation of a feature, not an order to the reader).
 _DESCRIBES_BEFORE = re.compile(
-    r"(?:\bhow to|\bused to|\bable to|\bways? to|\ballows? (?:[\w-]{1,20} )?to|\blets? (?:[\w-]{1,20} )?|\bpriorities to"
-    r"|\bfor [\w-]{1,20} to|\bthat|\bwhich)[\x20\t]{1,3}$"
+    r"(?:\bhow to|\bused to|\bable to|\bways? to|\ballows? (?:[\w-]{1,20} )?to|\blets? (?:[\w-]{1,20} )?"
+    r"|\bpriorities to|\bfor [\w-]{1,20} to|\bthat|\bwhich)[\x20\t]{1,3}$"
 )
 # A noun phrase, not an address: "the SYSTEM message for the model", "contains instructions for the LLM".
 _NOUN_BEFORE = re.compile(
@@ -257,6 +257,8 @@ def _describes_command(folded: str, start: int) -> bool:
     """A list item describing a command: "- List all environment variables:" with the command on a next line."""
     lo = folded.rfind("\n", max(0, start - 400), start) + 1
     return _LIST_ITEM.match(folded, lo) is not None and _COMMAND_NEXT.match(folded, lo) is not None
+
+
 _CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
 _IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
 _OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
