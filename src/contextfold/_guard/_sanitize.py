@@ -33,7 +33,7 @@ GuardMode: TypeAlias = Literal["off", "redact", "full"]
 class GuardConfig(BaseModel):
     """How the guard treats tool output."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     mode: GuardMode = "full"
     """``off``: leave text alone; ``redact``: secrets and noise only; ``full``: redaction, then injection defanging."""
