@@ -536,7 +536,8 @@ def _split_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     hits = _scan._anchor_hits
 
     def no_runs(raw: bytes, letters: bytes) -> tuple[object, ...]:
-        return (*hits(raw, letters)[:3], None)
+        found = hits(raw, letters)
+        return (*found[:3], None, found[4])
 
     monkeypatch.setattr(_scan, "_anchor_hits", no_runs)
 

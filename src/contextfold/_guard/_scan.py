@@ -428,11 +428,12 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
 
 def _anchor_hits(
     raw: bytes, letters: bytes
-) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None]:
+) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None, set[bytes]]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
     ``letters`` is ``raw`` with every non-letter a space; the start words are those of `_START_WORDS` that are
-    letter runs of the text; last come the text's letter runs when it is one part (else None). Only the anchors
+    letter runs of the text; then the text's letter runs when it is one part (else None), and last the letter runs
+    of the whole text (the union of the parts' in a large text: the views read them). Only the anchors
     of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
     consecutive parts that need it).
     """
@@ -443,8 +444,8 @@ def _anchor_hits(
         toks = _tokens(raw, letters, 0, n)
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
-            return [], hits, frozenset(), toks
-        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks
+            return [], hits, frozenset(), toks, toks
+        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks, toks
     bounds = [0]
     while n - bounds[-1] > 2 * _CHUNK:
         nl = raw.find(b"\n", bounds[-1] + _CHUNK)
@@ -472,7 +473,8 @@ def _anchor_hits(
                 continue
             found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
             lo, hi = a, b
-    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts)), None
+    starts = set().union(*map(_START_WORDS.intersection, parts))
+    return [_RULES[i] for i in sorted(active)], hits, starts, None, set().union(*parts)
 
 
 def _open_part(
@@ -798,7 +800,7 @@ def _scan(text: str, views: bool) -> list[Finding]:
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    rules, hits, starts, toks = _anchor_hits(raw, letters)
+    rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
     spaced = b" " + letters + b" "
     findings: list[Finding] = []
     if rules:
@@ -815,7 +817,7 @@ def _scan(text: str, views: bool) -> list[Finding]:
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(text, raw, spaced, toks, _plain_scan)
+        findings += view_findings(text, raw, spaced, runs, _plain_scan, norm.invisible)
     if not findings:
         return findings
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
