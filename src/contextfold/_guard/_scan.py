@@ -361,7 +361,12 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
         )
         if len(occur) == 1:
             punct[(occur[0], _INNER)] = at
-        elif at:
+        elif len(at) <= 64:  # a few: which literal each one is, without scanning the text again
+            for i in at:
+                m = rx.match(raw, i)
+                if m is not None:
+                    punct.setdefault((m.group(), _INNER), []).append(i)
+        else:
             got = rx.findall(raw, lo, hi)
             for i, lit in zip(at, got, strict=True):
                 punct.setdefault((lit, _INNER), []).append(i)
