@@ -17,7 +17,7 @@ threshold at which at most ``--fp`` of the benign tune strings score above it. T
 gives the honest estimate on tune (rules, learned, either) that ``--report`` prints.
 
 Run: .venv/bin/python benchmarks/guard_learned.py [--write] [--fp 0.01] [--dev /work/shared/corpus/dev]
-``--write`` writes ``src/contextfold/_guard/injection_ngrams.tsv.gz``. bench_guard.py imports `measure` and
+``--write`` writes ``src/contextfold/_guard/injection_ngrams.gz``. bench_guard.py imports `measure` and
 `table` from here for its learned-component section.
 """
 
@@ -121,7 +121,7 @@ class Windows:
         v: list[float] = []
         for k, i in enumerate(idx):
             g = self.grams[i]
-            js = [vocab[x] for x in g if x in vocab]
+            js = sorted(vocab[x] for x in g if x in vocab)  # sorted: the same sums in every process
             r += [k] * len(js)
             c += js
             v += [1 / math.sqrt(len(g))] * len(js)
@@ -211,7 +211,7 @@ def out_of_source(texts: list[str], labels: list[int], fams: list[str], win: Win
             i = win.text_of[k]
             if fams[i] in held:
                 g = win.grams[k]
-                s = bias + sum(weights.get(x, 0.0) for x in g) / math.sqrt(len(g))
+                s = bias + math.fsum(weights.get(x, 0.0) for x in g) / math.sqrt(len(g))
                 oof[i] = max(oof[i], s)
         del model
     return oof
@@ -244,7 +244,7 @@ def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = Tru
         OUT.write_bytes(L.dump_model(weights, bias, threshold, meta))
         model = L.parse_model(OUT.read_bytes())
     out: dict[str, object] = {"threshold": threshold, "grams": len(model.weights), "fp_target": fp}
-    rules_tune = np.asarray([any(f.blocking for f in scan_injection(t)) for t in texts[:n_tune]])
+    rules_tune = np.asarray([any(f.blocking for f in scan_injection(t, learned=False)) for t in texts[:n_tune]])
     learned_tune = oof[:n_tune] > threshold
     out["tune (leave-one-source-out)"] = _counts(y[:n_tune], learned_tune, rules_tune)
     for part in PARTS[1:] if frozen else ():
@@ -254,12 +254,12 @@ def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = Tru
         yy = np.asarray([int(r["label"] == "injection") for r in rs])
         ts = [r["text"] for r in rs]
         learned = text_scores(model, ts) > model.threshold
-        rules = np.asarray([any(f.blocking for f in scan_injection(t)) for t in ts])
+        rules = np.asarray([any(f.blocking for f in scan_injection(t, learned=False)) for t in ts])
         out[part] = _counts(yy, learned, rules)
     results = dev_measured(dev)
     if results:
         flagged = text_scores(model, results) > model.threshold
-        blocked = [any(f.blocking for f in scan_injection(t)) for t in results]
+        blocked = [any(f.blocking for f in scan_injection(t, learned=False)) for t in results]
         out["dev"] = {"results": len(results), "model_flagged": int(flagged.sum()), "rules_blocked": sum(blocked)}
     out["model"] = model
     return out

@@ -42,7 +42,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from contextfold._guard._findings import Finding, Severity
-from contextfold._guard._normalize import fold_bytes
+from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
+from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
 from contextfold._guard._views import view_findings
 
@@ -260,6 +261,11 @@ def _describes_command(folded: str, start: int) -> bool:
 
 
 _CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
+# Documentation of a model's tool-call format: "the model answers with <tool_call>...", "it emits {...}".
+_DESCRIBES_TOOL = re.compile(
+    r"\b(?:it|model|llm|assistant|which|that)[\x20\t](?:[\w-]{1,20}[\x20\t]){0,2}?(?:answers?|replies|responds"
+    r"|returns|emits|outputs|generates|produces|sends|writes)[\x20\t](?:with[\x20\t]|an?[\x20\t]|like[\x20\t])?$"
+)
 _IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
 _OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
 
@@ -279,6 +285,10 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
         ):
             return True
         if rule_id == "tool.shell" and (_in_inline_code(folded, start) or _code_follows(folded, start)):
+            return True
+        if rule_id.startswith("tool.") and (
+            _in_inline_code(folded, start) or _DESCRIBES_TOOL.search(folded, max(0, start - 60), start)
+        ):
             return True
         return _in_code_fence(folded, start)
     if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
@@ -784,7 +794,7 @@ def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
     return list(zip(groups, ends, strict=False))  # no match: no group (``ends`` holds only the start value)
 
 
-def scan_injection(text: str) -> list[Finding]:
+def scan_injection(text: str, learned: bool = True) -> list[Finding]:
     """Every rule match in ``text`` and in the views of it that apply (`contextfold._guard._views`), by position.
 
     Spans index the original text. A match whose span overlaps an earlier match of the same rule is dropped;
@@ -792,16 +802,50 @@ def scan_injection(text: str) -> list[Finding]:
     findings per text (the last one spans all its remaining matches), so text packed with attack words stays
     cheap and is still fully blocked. A match that is quoted or given as an example (security docs), a request
     preceded by a negation ("never print the token"), and tool-call syntax inside a Markdown code fence are
-    reported as low severity.
+    reported as low severity. With ``learned``, the learned model (`contextfold._guard._learned`) reads the
+    windows around words that address a reader, and a window it scores above its threshold, where no blocking
+    rule finding lies, is a medium ``learned.injection`` finding.
     """
-    return _scan(text, views=True)
+    return _scan(text, views=True, learned=learned)
 
 
 def _plain_scan(text: str) -> list[Finding]:
-    return _scan(text, views=False)
+    return _scan(text, views=False, learned=False)
 
 
-def _scan(text: str, views: bool) -> list[Finding]:
+def _learned_findings(
+    text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
+) -> list[Finding]:
+    """The learned model's windows above its threshold that no blocking finding overlaps (spans of ``text``)."""
+    windows = trigger_windows(norm.text, raw, spaced, runs)
+    if not windows:
+        return []
+    blocked = [(f.start, f.end) for f in findings if f.blocking]
+    out: list[Finding] = []
+    folded = norm.text
+    for lo, hi, _score in score_windows(load_model(), folded, windows):
+        start, end = norm.span(lo, hi)
+        if any(s < end and start < e for s, e in blocked):
+            continue
+        # Like a rule's match: in a code fence, a string literal of code or quoted as an example it is only reported.
+        at = first_trigger(raw, spaced, lo, hi)
+        low = _in_code_fence(folded, at) or _in_code_string(folded, at) or _quoted_line(folded, at)
+        sev: Severity = "low" if low else "medium"
+        out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
+    return out
+
+
+def _quoted_line(folded: str, at: int) -> bool:
+    """True when the line of ``at`` quotes an example ("such as ...", "for example: ...") before it."""
+    lo = folded.rfind("\n", max(0, at - 400), at) + 1
+    return _QUOTED_BEFORE.search(folded, max(lo, at - 24), at) is not None
+
+
+_LEARNED_ID = "learned.injection"
+_TEMPLATE_TOKENS = frozenset({"role.chatml", "role.inst"})
+
+
+def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
@@ -815,7 +859,10 @@ def _scan(text: str, views: bool) -> list[Finding]:
             if not matches:  # an empty tuple or list (an iterator is true): no group
                 continue
             for group, group_end in _groups(matches):
-                low = all(_downgraded(rule.rule_id, folded, i) for i in group)
+                if rule.rule_id in _TEMPLATE_TOKENS:  # adjacent tokens share the context of the first
+                    low = _downgraded(rule.rule_id, folded, group[0])
+                else:
+                    low = all(_downgraded(rule.rule_id, folded, i) for i in group)
                 start, end = norm.span(group[0], group_end)
                 if not low and rule.rule_id == "override.ignore" and len(group) == 1:
                     low = _CAMEL_CASE.fullmatch(text, start, end) is not None  # an identifier: ``IgnoreRules``
@@ -823,6 +870,8 @@ def _scan(text: str, views: bool) -> list[Finding]:
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
         findings += view_findings(text, raw, spaced, runs, _plain_scan, norm.invisible)
+    if learned:
+        findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
         return findings
     findings.sort(key=lambda f: (f.start, f.end, f.rule))

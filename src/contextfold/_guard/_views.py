@@ -106,7 +106,7 @@ def _spaced_hit(spaced: bytes, singles: frozenset[bytes]) -> bool:
     return any(spaced.find(w) >= 0 for w in words)
 
 
-def _leet_hit(raw: bytes, spaced: bytes, fragments: set[bytes]) -> bool:
+def _leet_hit(raw: bytes, spaced: bytes, fragments: frozenset[bytes]) -> bool:
     """Whether a keyword reads in leetspeak where it does not read plainly (``fragments``: its runs in the text)."""
     if len(raw) > _LARGE:
         spots: list[int] = []
