@@ -46,9 +46,7 @@ OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
 PARTS = ("tune", "eval", "eval2", "eval3")
 KEEP = 30_000
 MIN_COUNT = 2
-import os
-
-L2 = float(os.environ.get("GL_L2", "1e-4"))
+L2 = 1e-4
 EPOCHS = 300
 
 
@@ -156,10 +154,6 @@ def train(win: Windows, idx: list[int]) -> tuple[dict[str, float], float]:
     x = win.matrix(idx, vocab)
     y = np.asarray([win.label[i] for i in idx], dtype=np.float64)
     w, b = _fit(x, y)
-    if os.environ.get("GL_NOMIL"):
-        names = sorted(vocab, key=vocab.__getitem__)
-        order = np.argsort(-np.abs(w))[:KEEP]
-        return {names[j]: float(w[j]) for j in order if w[j]}, float(b)
     # Multiple-instance round: an injection text keeps only its best-scoring window as positive.
     scores = x @ w + b
     best: dict[int, int] = {}

@@ -239,7 +239,6 @@ __all__ = [
 ]
 
 
-
 def __getattr__(name: str) -> object:
     """Load a name of `_LAZY` on first use (then it is a plain module attribute, shown under its public path)."""
     module = _LAZY.get(name)
