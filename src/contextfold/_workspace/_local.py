@@ -34,11 +34,9 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import contextlib
 import errno
 import json
-import mimetypes
 import os
 import re
 import uuid
@@ -55,6 +53,7 @@ from contextfold._workspace._codec import (
     messages_from_jsonl,
     messages_to_jsonl_chunks,
 )
+from contextfold._workspace._naming import _BLOCK_SUFFIX, _SUBDIRS, _extension, _plain_media_bytes
 from contextfold._workspace._offload import OffloadKind, OffloadRef
 
 __all__ = ["INDEX_NAME", "MAX_PATH_CHARS", "TEMP_PREFIX", "LocalWorkspace"]
@@ -66,9 +65,7 @@ MAX_PATH_CHARS = 1024
 INDEX_VERSION = 1
 TOOL_RESULT_MEDIA_TYPE = "text/plain; charset=utf-8"
 CONTEXT_MEDIA_TYPE = "application/jsonl"
-_BLOCK_SUFFIX = ".block.json"
 _SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
-_SUBDIRS: dict[OffloadKind, str] = {"tool_result": "tool_results", "context": "context", "media": "media"}
 
 
 def _utc_now() -> datetime:
@@ -367,27 +364,6 @@ def _read_error(path: str | OffloadRef, exc: OSError) -> WorkspaceError:
     if isinstance(exc, IsADirectoryError):
         return WorkspaceError(f"{_rel(path)!r} is a directory, not an item")
     return WorkspaceError(f"cannot read {_rel(path)!r}: {exc.strerror or exc}")
-
-
-def _plain_media_bytes(block: DataBlock) -> bytes | None:
-    """Decoded bytes when storing them loses nothing (canonical base64, no meta), else None."""
-    if block.data is None or block.meta:
-        return None
-    try:
-        raw = base64.b64decode(block.data, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-    if base64.b64encode(raw).decode("ascii") != block.data:
-        return None
-    return raw
-
-
-def _extension(media_type: str | None) -> str:
-    if media_type:
-        ext = mimetypes.guess_extension(media_type.split(";")[0].strip())
-        if ext and ext != _BLOCK_SUFFIX:
-            return ext
-    return ".bin"
 
 
 def _write_file(path: Path, chunks: Sequence[bytes]) -> None:
