@@ -49,7 +49,7 @@ from contextfold._runtime._layers import PromptFile, SystemPromptBuilder
 from contextfold._runtime._read_cache import ReadCache
 from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold._workspace._split import offload_oversized_result
+from contextfold._workspace._split import ResultLimitError, explain_result_limit, offload_oversized_result
 from contextfold.compaction._boundaries import SUMMARY_META_KEY, last_user_index
 from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
 from contextfold.compaction._groups import pending_tail
@@ -278,7 +278,8 @@ class Context:
     async def append_tool_result(self, message: Message) -> list[OffloadRef]:
         """Append a tool message after splitting results over ``config.result_limit`` (rest offloaded).
 
-        If the workspace write fails, `WorkspaceError` propagates and nothing is appended.
+        If the workspace write fails, `WorkspaceError` propagates and nothing is appended. If the limit cannot
+        hold even the truncation notice, `ResultLimitError` (a `ConfigError`) names the window to use.
         """
         if message.role != "tool":
             raise InputError(f"append_tool_result takes a tool message, got role {message.role!r}")
@@ -290,9 +291,12 @@ class Context:
         refs: list[OffloadRef] = []
         blocks: list[ToolResultBlock] = []
         for block in message.tool_results:
-            kept, ref = await offload_oversized_result(
-                block, limit=self.config.result_limit, counter=self.counter, offloader=self.workspace
-            )
+            try:
+                kept, ref = await offload_oversized_result(
+                    block, limit=self.config.result_limit, counter=self.counter, offloader=self.workspace
+                )
+            except ResultLimitError as exc:  # say which setting is too small, not the internal limit
+                raise explain_result_limit(exc, self.config) from None
             blocks.append(kept)
             if ref is not None:
                 refs.append(ref)

@@ -36,7 +36,7 @@ from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
 from contextfold._workspace._readback import bind_readback_tools
-from contextfold._workspace._split import offload_oversized_result
+from contextfold._workspace._split import ResultLimitError, explain_result_limit, offload_oversized_result
 from contextfold.models._base import ChatModel, ContextLengthExceeded, ModelResponse, StreamHandler, Usage
 
 __all__ = [
@@ -500,9 +500,12 @@ class Agent:
         if fencing:
             limit = max(1, limit - texts * context.counter.count_text(self.fence.wrap("")))
         refs: list[OffloadRef] = []
-        kept, ref = await offload_oversized_result(
-            sanitized, limit=limit, counter=context.counter, offloader=context.workspace
-        )
+        try:
+            kept, ref = await offload_oversized_result(
+                sanitized, limit=limit, counter=context.counter, offloader=context.workspace
+            )
+        except ResultLimitError as exc:  # name the window, not the internal limit
+            raise explain_result_limit(exc, context.config) from None
         if ref is not None:
             refs.append(ref)
             self._run_offloads.append(ref)
