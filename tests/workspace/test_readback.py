@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import InputError, PathRefusedError, WorkspaceError
+from contextfold._errors import PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
 from contextfold._tokens._counting import BytesCounter
 from contextfold._workspace._local import LocalWorkspace

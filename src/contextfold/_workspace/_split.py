@@ -161,17 +161,22 @@ def truncation_notice(
     line: int = 0,
     column: int = 0,
     lines: int | None = None,
+    text_complete: bool = False,
 ) -> str:
     """The marker and reminder ending a kept part.
 
     ``path`` is the workspace file holding the whole text of the result;
     ``line`` and ``column`` (0-based) say where the part after the cut starts
-    in it, ``lines`` how many lines it has. ``path`` None with media paths:
-    only media were cut off (and saved); with neither: nothing was saved.
+    in it, ``lines`` how many lines it has; ``text_complete``: the kept part
+    holds all the text and only media were cut off. ``path`` None: nothing
+    was saved.
     """
     media = " Media blocks after the cut are saved as: " + ", ".join(media_paths) + "." if media_paths else ""
-    if path is None and media_paths:
-        body = "The media blocks after this point were omitted because of limited context." + media
+    if path is not None and text_complete:
+        body = (
+            "The media blocks after this point were omitted because of limited context; the text above is "
+            f"complete (also saved in the workspace file {path})." + media
+        )
     elif path is None:
         body = (
             "The remaining content of this tool result was omitted because of limited context. "
@@ -223,7 +228,7 @@ def offloaded_notices(block: ToolResultBlock, path_of: Callable[[str | int], str
         media_paths = [p for p in (path_of(i) for i in media if i >= index) if p is not None]
         pos = _rest_start(block.content, index, offset)
         if pos >= len(text):
-            return truncation_notice(None, media_paths)
+            return truncation_notice(path_of("text"), media_paths, text_complete=True)
         line = text.count("\n", 0, pos)
         column = pos - (text.rfind("\n", 0, pos) + 1)
         return truncation_notice(path_of("text"), media_paths, line=line, column=column, lines=lines)
@@ -420,7 +425,8 @@ async def offload_oversized_result(
     that holds the whole text and the line to continue from (or, with no
     offloader, saying that the rest was dropped). Media blocks in the cut-off
     part are offloaded too and named in the reminder; the reference returned
-    is the text's, or the first media item's when all the text was kept.
+    is the text's (written even when only media were cut off, so a caller
+    always gets the whole text back from it).
     Offloading happens before anything is returned: if it raises
     `WorkspaceError`, the caller still has the whole result.
 
@@ -445,9 +451,7 @@ async def offload_oversized_result(
         plan = split_tool_result(block, limit=limit, counter=counter, notice=notices)
         if plan is None:
             return block, None
-        needed: list[str | int] = []
-        if _rest_start(block.content, plan.index, plan.offset) < len(block.text):
-            needed.append("text")
+        needed: list[str | int] = ["text"]  # always: the reference returned is the text's, as callers expect
         needed += [i for i, item in enumerate(block.content) if isinstance(item, DataBlock) and i >= plan.index]
         used = {key: path_of(key) for key in needed}
         for key in needed:
@@ -463,7 +467,7 @@ async def offload_oversized_result(
                     raise TypeError("not a data block")
                 written[key] = await offloader.offload_data(item)
         if all(written[key].path == used[key] for key in needed):  # planned with the real paths: done
-            return plan.kept_block(), written[needed[0]] if needed else None
+            return plan.kept_block(), written["text"]
     raise AssertionError("unreachable: every round either returns or learns the real path of one more item")
 
 
