@@ -440,3 +440,14 @@ def test_media_of_a_result_is_named_by_content(tmp_path: Path) -> None:
 
     first = asyncio.run(run("one"))
     assert len(first) == 2 and first == asyncio.run(run("two"))  # the same result, fresh workspace: the same names
+
+
+def test_a_symlinked_item_directory_is_not_written_through(tmp_path: Path) -> None:
+    ws = LocalWorkspace(tmp_path / "root", "s")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    ws.session_dir.mkdir(parents=True)
+    (ws.session_dir / "tool_results").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(WorkspaceError, match="not a plain directory"):
+        ws.offload_tool_result_sync("secret output\n", call_id="c", tool_name=None)
+    assert list(elsewhere.iterdir()) == [] and ws.items() == []
