@@ -174,6 +174,18 @@ class LocalWorkspace:
         """Store a tool result's text as a text file."""
         return await asyncio.to_thread(self.offload_tool_result_sync, text, call_id=call_id, tool_name=tool_name)
 
+    async def offload_tool_result_payload(self, payload: Payload, *, call_id: str, tool_name: str | None) -> OffloadRef:
+        """`offload_tool_result` for a text already encoded and named (`payload_for_tool_result`).
+
+        The split names the text before it cuts; handing the payload over saves encoding and hashing a large
+        result a second time. Optional for other offloaders: the split calls it only where it exists.
+        """
+        if payload.kind != "tool_result":
+            raise ConfigError(f"offload_tool_result_payload takes a tool_result payload, got {payload.kind!r}")
+        return await asyncio.to_thread(
+            self._store, payload, media_type=TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name
+        )
+
     def offload_data_sync(self, block: DataBlock) -> OffloadRef:
         """Blocking form of `offload_data` (the async method runs it in a thread)."""
         return self._store(payload_for_media(block), media_type=block.media_type, media=block.media)

@@ -49,7 +49,7 @@ from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
-from contextfold._workspace._naming import payload_for_media, payload_for_tool_result
+from contextfold._workspace._naming import Payload, payload_for_media, payload_for_tool_result
 from contextfold._workspace._offload import Offloader, OffloadRef
 
 __all__ = [
@@ -236,9 +236,12 @@ def offloaded_notices(block: ToolResultBlock, path_of: Callable[[str | int], str
     return notice
 
 
-def planned_paths(block: ToolResultBlock) -> dict[str | int, str]:
-    """The content-addressed paths the whole text (``"text"``) and each data block (its index) will be saved under."""
-    paths: dict[str | int, str] = {"text": payload_for_tool_result(block.text).path}
+def planned_paths(block: ToolResultBlock, text: Payload | None = None) -> dict[str | int, str]:
+    """The content-addressed paths the whole text (``"text"``) and each data block (its index) will be saved under.
+
+    ``text``: the text's payload when the caller already has it.
+    """
+    paths: dict[str | int, str] = {"text": (text or payload_for_tool_result(block.text)).path}
     for i, item in enumerate(block.content):
         if isinstance(item, DataBlock):
             paths[i] = payload_for_media(item).path
@@ -439,8 +442,10 @@ async def offload_oversized_result(
     if offloader is None:
         plan = split_tool_result(block, limit=limit, counter=counter, notice=truncation_notice(None))
         return (block, None) if plan is None else (plan.kept_block(), None)
-    planned = planned_paths(block)
+    text_payload = payload_for_tool_result(block.text)
+    planned = planned_paths(block, text_payload)
     written: dict[str | int, OffloadRef] = {}
+    store_payload = getattr(offloader, "offload_tool_result_payload", None)  # saves a second encode and hash
 
     def path_of(key: str | int) -> str | None:
         ref = written.get(key)
@@ -458,9 +463,11 @@ async def offload_oversized_result(
             if key in written:
                 continue
             if key == "text":
-                written[key] = await offloader.offload_tool_result(
-                    block.text, call_id=block.call_id, tool_name=block.name
-                )
+                call, name = block.call_id, block.name
+                if store_payload is not None:
+                    written[key] = await store_payload(text_payload, call_id=call, tool_name=name)
+                else:
+                    written[key] = await offloader.offload_tool_result(block.text, call_id=call, tool_name=name)
             else:
                 item = block.content[int(key)]
                 if not isinstance(item, DataBlock):  # pragma: no cover - media keys index data blocks
