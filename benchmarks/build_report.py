@@ -21,6 +21,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("formats", "Provider formats", "#2", "conversion speed, OpenAI and Anthropic, both directions"),
     ("cli", "CLI", "#2", "`count`, `inspect`, `validate` on the largest corpus file"),
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
+    ("workspace-hardening", "Workspace hardening", "#14", "split failures, superseded files, hung searches"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
     ("guard", "Guard", "#6", "recall and false-positive rate per category, throughput, fence cost"),
