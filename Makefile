@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 CORE_STAMP := $(VENV)/.installed-core
+DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test e2e lint typecheck docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +21,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP) $(CORE_STAMP)
 
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP) $(CORE_STAMP)
+
 demo: $(CORE_STAMP)
 	$(BIN)/contextfold demo
 
@@ -33,6 +38,21 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
 
+# End to end: the real Claude Code and Codex CLI (pinned in tests/e2e/agents.py), installed from npm on first use
+# into a cache outside the repository, run against scripted upstreams, direct and through `contextfold proxy`.
+# Missing clients or (once src/contextfold/proxy/ exists) a proxy that does not start fail the target.
+E2E_CLIENTS ?= $(or $(CONTEXTFOLD_E2E_CLIENTS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contextfold-e2e)
+E2E_REQUIRE_PROXY ?= auto
+
+e2e: $(STAMP)
+	$(BIN)/python tests/e2e/install_clients.py --cache "$(E2E_CLIENTS)"
+	CONTEXTFOLD_E2E_CLIENTS="$(E2E_CLIENTS)" CONTEXTFOLD_E2E_REQUIRE=1 CONTEXTFOLD_E2E_REQUIRE_PROXY=$(E2E_REQUIRE_PROXY) \
+		$(BIN)/python -m pytest tests/e2e -m e2e -p no:cacheprovider -rs
+
+# The documentation site (docs/, mkdocs.yml): every warning is an error. Output in site/ (not committed).
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 # The quick, self-contained benchmarks; each writes its section of benchmarks/results/, then BENCHMARKS.md is rebuilt.
 # The corpus replays (bench_replay, bench_quality, check_corpus, calibrate) are documented in BENCHMARKS.md.
 bench: $(STAMP)
@@ -42,4 +62,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/build_report.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

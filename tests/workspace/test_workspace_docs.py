@@ -1,15 +1,9 @@
-"""The Python examples of docs/workspace.md run as written."""
+"""The examples of docs/workspace.md's naming section run as written (all pages run in test_docs_examples)."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
-DOC = Path(__file__).resolve().parents[2] / "docs" / "workspace.md"
+from readme_examples import run_section
 
 
-def test_workspace_doc_examples_run() -> None:
-    blocks = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), flags=re.S)
-    assert blocks
-    for block in blocks:
-        exec(compile(block, str(DOC), "exec"), {"__name__": "doc_example"})
+def test_naming_rule_example_runs() -> None:
+    run_section("The naming rule")

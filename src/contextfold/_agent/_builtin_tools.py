@@ -9,8 +9,8 @@ hang a search, and only regular files are read (a FIFO is skipped, never
 opened for good). The shell
 (``run_command``) exists only with ``allow_shell=True`` and runs with ``root``
 as its working directory, with a timeout. It is *not* a sandbox: a command can
-still reach anything the user can (DESIGN.md: the guard is not a security
-boundary, and neither is this).
+still reach anything the user can (docs/design-notes.md, "The guard is not
+a security boundary": neither is this).
 
 Errors a model can fix (a path outside the root, a missing file, a refused
 pattern) are raised as `ToolError`, so the model reads one plain line.
