@@ -157,6 +157,7 @@ def test_agent_run_splits_once_without_failing(tmp_path: Path, hex_heavy: bool) 
         result = await agent.run("dump the records")
         assert result.offloaded
         assert files_of(ws) == sorted({ref.path for ref in result.offloaded})  # written once
+        assert len([r for r in ws.items() if r.kind == "tool_result"]) == 1  # split once, fence counted in the plan
 
     async def run() -> None:
         for seed in range(20):

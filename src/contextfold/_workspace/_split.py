@@ -56,6 +56,7 @@ __all__ = [
     "DEFAULT_TOOL_RESULT_LIMIT",
     "TRUNCATION_MARKER",
     "NoticeFor",
+    "Render",
     "ResultLimitError",
     "SplitPlan",
     "explain_result_limit",
@@ -76,6 +77,11 @@ _EXAMPLE_PATH = "tool_results/0123456789abcdef.txt"
 
 NoticeFor = Callable[[int, int], str]
 """The notice ending a kept part, as a function of the cut ``(index, offset)`` (see `SplitPlan`)."""
+Render = Callable[[ToolResultBlock, "int | None"], ToolResultBlock]
+"""How a block will be sent, given the index of its notice block (None: the whole result, no notice).
+
+The tool-result path fences every text block but the notice; the split counts each candidate as rendered, so the
+fenced result fits exactly, in one pass."""
 
 
 class ResultLimitError(ConfigError):
@@ -271,6 +277,7 @@ def split_tool_result(
     limit: int,
     counter: TokenCounter,
     notice: str | NoticeFor | None = None,
+    render: Render | None = None,
 ) -> SplitPlan | None:
     """Plan the cut of a tool result so that kept blocks plus the notice fit ``limit`` tokens.
 
@@ -278,12 +285,15 @@ def split_tool_result(
     a fixed text or a function of the cut (`NoticeFor`); it defaults to the
     offloaded reminder with the real content-addressed paths. Every candidate
     is counted with its own notice, so the plan fits for any deterministic
-    counter. Raises `ResultLimitError` (a `ConfigError`) when even the notice
-    alone does not fit (see `minimum_limit`).
+    counter. ``render``: how blocks are sent (e.g. fenced); everything is
+    counted as rendered, and `SplitPlan.kept_block` is the block before
+    rendering. Raises `ResultLimitError` (a `ConfigError`) when even the
+    notice alone does not fit (see `minimum_limit`).
     """
     if limit <= 0:
         raise ConfigError(f"tool result limit must be positive, got {limit}")
-    if _cost(counter, block) <= limit:
+    shown = render if render is not None else _as_is
+    if _cost(counter, shown(block, None)) <= limit:
         return None
     if notice is None:
         notice_for = offloaded_notices(block, planned_paths(block).get)
@@ -298,7 +308,7 @@ def split_tool_result(
 
     def cost_of(index: int, offset: int) -> int:
         kept = content[:index] if not offset else (*content[:index], _head(content[index], offset))
-        return _cost(counter, _candidate(block, kept, notice_for(index, offset)))
+        return _cost(counter, shown(_candidate(block, kept, notice_for(index, offset)), len(kept)))
 
     floor = cost_of(0, 0)
     if floor > limit:
@@ -321,6 +331,10 @@ def split_tool_result(
         return SplitPlan(block, lo, 0, lo_cost, notice_for(lo, 0))
     offset, cost = _cut_text(counter, boundary, lambda off: cost_of(lo, off), limit, lo_cost)
     return SplitPlan(block, lo, offset, cost, notice_for(lo, offset))
+
+
+def _as_is(block: ToolResultBlock, notice: int | None) -> ToolResultBlock:
+    return block
 
 
 def _head(boundary: TextBlock | DataBlock, offset: int) -> TextBlock:
@@ -420,6 +434,7 @@ async def offload_oversized_result(
     limit: int = DEFAULT_TOOL_RESULT_LIMIT,
     counter: TokenCounter,
     offloader: Offloader | None,
+    render: Render | None = None,
 ) -> tuple[ToolResultBlock, OffloadRef | None]:
     """Split a tool result above ``limit``, offload it, return the kept block and the text's reference.
 
@@ -437,10 +452,12 @@ async def offload_oversized_result(
     (`_naming`), and each file is written once, after the cut is final. An
     offloader that names items differently is handled too: the cut is
     planned again with the paths it returned (at most once per item).
-    Raises `ResultLimitError` when ``limit`` cannot hold the notice.
+    ``render`` as for `split_tool_result`: the block returned is not rendered
+    yet, and fits ``limit`` once it is. Raises `ResultLimitError` when
+    ``limit`` cannot hold the notice.
     """
     if offloader is None:
-        plan = split_tool_result(block, limit=limit, counter=counter, notice=truncation_notice(None))
+        plan = split_tool_result(block, limit=limit, counter=counter, notice=truncation_notice(None), render=render)
         return (block, None) if plan is None else (plan.kept_block(), None)
     text_payload = payload_for_tool_result(block.text)
     planned = planned_paths(block, text_payload)
@@ -453,7 +470,7 @@ async def offload_oversized_result(
 
     notices = offloaded_notices(block, path_of)
     for _ in range(len(planned) + 1):
-        plan = split_tool_result(block, limit=limit, counter=counter, notice=notices)
+        plan = split_tool_result(block, limit=limit, counter=counter, notice=notices, render=render)
         if plan is None:
             return block, None
         needed: list[str | int] = ["text"]  # always: the reference returned is the text's, as callers expect
