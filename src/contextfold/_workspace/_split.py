@@ -46,7 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from contextfold._config import ContextConfig
-from contextfold._errors import ConfigError
+from contextfold._errors import ConfigError, ResultLimitError
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._naming import Payload, payload_for_media, payload_for_tool_result
@@ -82,15 +82,6 @@ Render = Callable[[ToolResultBlock, "int | None"], ToolResultBlock]
 
 The tool-result path fences every text block but the notice; the split counts each candidate as rendered, so the
 fenced result fits exactly, in one pass."""
-
-
-class ResultLimitError(ConfigError):
-    """The tool-result limit cannot hold even the truncation notice; ``needed`` is what the notice takes."""
-
-    def __init__(self, message: str, *, limit: int, needed: int) -> None:
-        super().__init__(message)
-        self.limit = limit
-        self.needed = needed
 
 
 @dataclass(frozen=True, slots=True)
