@@ -166,7 +166,23 @@ class Mirror(Generic[F]):
         if reset:
             self.context = self.settings.new_context()
             start = 0
-        new = incoming[start:]
+        update = await self._take(incoming[start:], reset=reset and bool(incoming))
+        self._seen = incoming
+        self._sent = []
+        return update
+
+    async def take(self, new: Sequence[F]) -> MirrorUpdate[F]:
+        """Append ``new`` (framework messages that follow what the context holds), then `Context.prepare`.
+
+        For an adapter that tracks the framework's history itself (saved state names how far it got).
+        """
+        if self._loop is not None and self._loop is not asyncio.get_running_loop():
+            self._lock = asyncio.Lock()
+        self._loop = asyncio.get_running_loop()
+        async with self._lock:
+            return await self._take(list(new), reset=False)
+
+    async def _take(self, new: list[F], *, reset: bool) -> MirrorUpdate[F]:
         refs: list[OffloadRef] = []
         fresh = self._to_messages(new) if new else []
         for message in fresh:
@@ -176,9 +192,6 @@ class Mirror(Generic[F]):
                 self.context.append(message)
         reply = any(m.role == "user" and _from_user(m) for m in fresh)
         prepared = await self.context.prepare(first_call_of_reply=reply)
-        self._seen = incoming
-        self._sent = []
-        reset = reset and bool(incoming)
         return MirrorUpdate(prepared=prepared, new_messages=len(new), reset=reset, offloaded=tuple(refs))
 
 
