@@ -81,6 +81,24 @@ class ContextSettings:
             counter = make_counter()  # one counter for every context the adapter builds (its cache is shared)
         return cls(config=config, counter=counter, strategy=strategy, workspace=workspace, hints=hints, clock=clock)
 
+    @property
+    def readback_limit(self) -> int:
+        """Tokens a read-back output may take: the tool-result limit less what its tool message adds around it.
+
+        A read-back output over the limit would itself be split and offloaded again when it comes back as a
+        tool result, so the read-back tools aim below the limit by the cost of an empty result message
+        (with a long call id and the tool name) and a small margin.
+        """
+        from contextfold._messages import TextBlock, ToolResultBlock
+
+        counter = self.counter
+        limit = self.config.result_limit
+        if counter is None:
+            return limit
+        empty = ToolResultBlock(call_id="x" * 48, content=(TextBlock(text=""),), name="search_offloaded")
+        overhead = counter.count_message(Message(role="tool", content=(empty,)))
+        return max(1, limit - overhead - 16)
+
     def new_context(self) -> Context:
         """A fresh, empty `Context` with these settings."""
         return Context(

@@ -332,7 +332,8 @@ def messages_to_langchain(messages: Sequence[Message]) -> list[BaseMessage]:
 def readback_tools(workspace: ReadableWorkspace, *, max_tokens: int, counter: TokenCounter | None = None) -> list[Any]:
     """``read_offloaded`` and ``search_offloaded`` over ``workspace`` as LangChain tools.
 
-    ``max_tokens`` caps each output (use the context's ``config.result_limit``). Bad paths and patterns come
+    ``max_tokens`` caps each output (the adapter's ``settings.readback_limit``: the tool-result limit less the
+    message around it, so a read-back output is never split again). Bad paths and patterns come
     back as ``Error: ...`` text the model can act on.
     """
     bound = bind_readback_tools(workspace, max_tokens=max_tokens, counter=counter)
@@ -407,7 +408,7 @@ class ContextfoldMiddleware(AgentMiddleware[ContextfoldState, Any, Any]):
         if readback and workspace is not None and hasattr(workspace, "resolve") and hasattr(workspace, "items"):
             self.tools = readback_tools(
                 cast(ReadableWorkspace, workspace),
-                max_tokens=self.settings.config.result_limit,
+                max_tokens=self.settings.readback_limit,
                 counter=self.settings.counter,
             )
         self._contexts: OrderedDict[str, Mirror[BaseMessage]] = OrderedDict()

@@ -340,7 +340,8 @@ def readback_function_tools(
 ) -> list[FunctionTool]:
     """``read_offloaded`` and ``search_offloaded`` over ``workspace`` as SDK function tools.
 
-    ``max_tokens`` caps each output (use the context's ``config.result_limit``). Bad paths and patterns come
+    ``max_tokens`` caps each output (the adapter's ``settings.readback_limit``: the tool-result limit less the
+    message around it, so a read-back output is never split again). Bad paths and patterns come
     back as ``Error: ...`` text the model can act on.
     """
     bound = bind_readback_tools(workspace, max_tokens=max_tokens, counter=counter)

@@ -519,8 +519,9 @@ class ContextfoldHistory:
 def readback_toolset(workspace: ReadableWorkspace, *, max_tokens: int, counter: TokenCounter | None = None) -> Any:
     """``read_offloaded`` and ``search_offloaded`` over ``workspace`` as a pydantic-ai ``FunctionToolset``.
 
-    ``max_tokens`` caps each output (use the context's ``config.result_limit``, so reading back never
-    overflows the window). Bad paths and patterns come back as ``Error: ...`` text the model can act on.
+    ``max_tokens`` caps each output (the adapter's ``settings.readback_limit``: the tool-result limit less the
+    message around it, so a read-back output is never split again). Bad paths and patterns come back as
+    ``Error: ...`` text the model can act on.
     """
     bound = bind_readback_tools(workspace, max_tokens=max_tokens, counter=counter)
     read_spec, search_spec = bound.specs
@@ -572,7 +573,7 @@ class ContextfoldCapability(AbstractCapability[Any]):
         if readback and workspace is not None and hasattr(workspace, "resolve") and hasattr(workspace, "items"):
             settings = self.history.settings
             self._toolset = readback_toolset(
-                cast(ReadableWorkspace, workspace), max_tokens=settings.config.result_limit, counter=settings.counter
+                cast(ReadableWorkspace, workspace), max_tokens=settings.readback_limit, counter=settings.counter
             )
 
     @property
