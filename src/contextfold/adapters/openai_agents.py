@@ -34,6 +34,7 @@ from typing import Any, Literal, cast
 
 from contextfold._config import ContextConfig
 from contextfold._context import Context
+from contextfold._errors import ConfigError
 from contextfold._formats._common import parse_user_text, render_hint
 from contextfold._messages import (
     Block,
@@ -359,6 +360,15 @@ def readback_function_tools(
     ]
 
 
+def _readback_for(settings: ContextSettings) -> list[FunctionTool]:
+    workspace = settings.workspace
+    if workspace is None or not (hasattr(workspace, "resolve") and hasattr(workspace, "items")):
+        raise ConfigError("the read-back tools need a readable workspace (a LocalWorkspace)")
+    return readback_function_tools(
+        cast(ReadableWorkspace, workspace), max_tokens=settings.readback_limit, counter=settings.counter
+    )
+
+
 def _settings(
     owner: str,
     window: int | None,
@@ -407,6 +417,15 @@ class ContextfoldInputFilter:
         self._mirror: Mirror[Any] = Mirror(settings, items_to_messages)
         self.last: MirrorUpdate[Any] | None = None
         """What the last request did (the prepared request, whether it compacted, what it offloaded)."""
+
+    @property
+    def settings(self) -> ContextSettings:
+        """How the filter builds its context (``settings.readback_limit`` caps the read-back tools)."""
+        return self._mirror.settings
+
+    def readback_tools(self) -> list[FunctionTool]:
+        """The read-back tools over this filter's workspace, capped and counted as its context counts."""
+        return _readback_for(self.settings)
 
     @property
     def context(self) -> Context:
@@ -508,6 +527,10 @@ class ContextfoldSession:
     def context(self) -> Context:
         """The `Context` that mirrors the stored history."""
         return self._mirror.context
+
+    def readback_tools(self) -> list[FunctionTool]:
+        """The read-back tools over this session's workspace, capped and counted as its context counts."""
+        return _readback_for(self._settings)
 
     @property
     def input_filter(self) -> ContextfoldInputFilter:
