@@ -357,15 +357,6 @@ def test_without_pydantic_ai_the_import_names_the_extra() -> None:
     )
 
 
-def test_importing_contextfold_adapters_loads_no_framework() -> None:
-    code = (
-        "import sys, contextfold, contextfold.adapters\n"
-        "print([m for m in ('pydantic_ai', 'langchain', 'langchain_core', 'langgraph', 'agents') if m in sys.modules])"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
-
-
 @pytest.mark.parametrize("window", [None])
 def test_a_missing_window_is_a_config_error(window: int | None) -> None:
     with pytest.raises(contextfold.ConfigError, match="ContextfoldHistory needs a window"):

@@ -521,6 +521,8 @@ class ContextfoldSession:
         )
         self.compactions = 0
         """Compactions applied to the stored history by this session object."""
+        self.compaction_calls: list[dict[str, Any]] = []
+        """The arguments of every ``run_compaction`` call (the SDK's hook), oldest first."""
         self.last: MirrorUpdate[Any] | None = None
 
     @property
@@ -557,6 +559,7 @@ class ContextfoldSession:
 
     async def run_compaction(self, args: Mapping[str, Any] | None = None) -> None:
         """The SDK's compaction hook: compact when over the trigger, or now with ``{"force": True}``."""
+        self.compaction_calls.append(dict(args or {}))
         await self._fold(force=bool(args and args.get("force")))
 
     async def _fold(self, *, force: bool) -> None:
