@@ -27,6 +27,12 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
+    (
+        "adapters",
+        "Framework adapters",
+        "#17",
+        "pydantic-ai, LangChain, Agents SDK adapters vs their own compaction",
+    ),
 )
 
 HEADER = """# Benchmarks
