@@ -20,6 +20,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("tokens", "Token counting", "#2", "accuracy per category and tokenizer; speed vs agentscope and langchain-core"),
     ("formats", "Provider formats", "#2", "conversion speed, OpenAI and Anthropic, both directions"),
     ("cli", "CLI", "#2", "`count`, `inspect`, `validate` on the largest corpus file"),
+    ("cli-limits", "CLI limits", "#14", "`validate`/`inspect` at 100,000 tool calls, a gzip bomb, `/dev/zero`"),
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
@@ -27,6 +28,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
+    ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
     (
         "adapters",
         "Framework adapters",

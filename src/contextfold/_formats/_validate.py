@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, assert_never
 
-from contextfold._errors import ConfigError
+from contextfold._formats._providers import ProviderName, check_provider
 from contextfold._messages import (
     Block,
     DataBlock,
@@ -45,7 +45,8 @@ from contextfold._messages import (
 
 __all__ = ["PROBLEM_CODES", "Problem", "Provider", "Severity", "anthropic_turns", "validate"]
 
-Provider: TypeAlias = Literal["openai", "anthropic"]
+Provider: TypeAlias = ProviderName
+"""Old name of `ProviderName`."""
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
 PROBLEM_CODES: tuple[str, ...] = (
@@ -140,8 +141,7 @@ def validate(messages: Sequence[Message], provider: Provider) -> list[Problem]:
     provider would accept the conversation as far as tool pairing, roles and
     block placement go.
     """
-    if provider not in ("openai", "anthropic"):
-        raise ConfigError(f"unknown provider {provider!r}: expected 'openai' or 'anthropic'")
+    provider = check_provider(provider)
     problems: list[Problem] = []
     problems += _check_blocks(messages, provider)
     problems += _check_call_ids(messages, provider)
@@ -331,17 +331,18 @@ def _check_call_ids(messages: Sequence[Message], provider: Provider) -> list[Pro
 # --- tool pairing ------------------------------------------------------------------------------
 
 
-def _calls_before(messages: Sequence[Message]) -> list[dict[str, _Call]]:
-    """For each index, the first call per id made strictly before it (shared dicts, read-only use)."""
-    seen: dict[str, _Call] = {}
-    out: list[dict[str, _Call]] = []
+def _first_calls(messages: Sequence[Message]) -> dict[str, _Call]:
+    """The first call made per id (linear: one dict for the whole conversation).
+
+    The first call with an id made strictly before index ``i`` is this call when
+    its index is below ``i``, else there is none: no per-index copies needed.
+    """
+    first: dict[str, _Call] = {}
     for i, message in enumerate(messages):
-        out.append(seen)
-        if message.role == "assistant" and message.tool_calls:
-            seen = dict(seen)
+        if message.role == "assistant":
             for call in message.tool_calls:
-                seen.setdefault(call.id, _Call(i, call))
-    return out
+                first.setdefault(call.id, _Call(i, call))
+    return first
 
 
 def _result_blocks(message: Message) -> list[ToolResultBlock]:
@@ -354,7 +355,7 @@ class _Pairing:
     def __init__(self, messages: Sequence[Message], provider: Provider) -> None:
         self.messages = messages
         self.provider = provider
-        self.before = _calls_before(messages)
+        self.first_calls = _first_calls(messages)
         self.problems: list[Problem] = []
         roles = ("tool",) if provider == "openai" else ("tool", "user")
         self.last_result: dict[str, int] = {}
@@ -389,8 +390,8 @@ class _Pairing:
             else:
                 group.answered.add(block.call_id)
             return
-        earlier = self.before[result.index].get(block.call_id)
-        if earlier is None:
+        earlier = self.first_calls.get(block.call_id)
+        if earlier is None or earlier.index >= result.index:
             self.problems.append(
                 Problem(
                     code="orphan_tool_result",
