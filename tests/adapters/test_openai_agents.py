@@ -378,3 +378,21 @@ def test_without_the_sdk_the_import_names_the_extra() -> None:
         "MissingExtraError contextfold.adapters.openai_agents needs the 'openai-agents' package: "
         "pip install 'contextfold[openai-agents]'"
     )
+
+
+def test_the_runner_calls_run_compaction_with_the_sdk_test_model(tmp_path: Path) -> None:
+    # The SDK's own scripted model reports a response id, so after the final turn (no local tool outputs)
+    # the runner calls the session's compaction hook.
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    steps: list[Any] = [[function_call("run", {"cmd": command(i)}, call_id=f"c{i}")] for i in range(STEPS)]
+    model = ScriptedModel([*steps, [assistant_message("all done")]])
+    session = ContextfoldSession("s1", window=WINDOW, workspace=LocalWorkspace(tmp_path))
+    agent = Agent(name="a", tools=[run], model=model)
+    config = RunConfig(call_model_input_filter=session.input_filter)
+    result = asyncio.run(Runner.run(agent, "inspect every module", session=session, run_config=config, max_turns=100))
+    assert result.final_output == "all done"
+    assert session.compaction_calls and session.compaction_calls[-1]["response_id"] == "resp-789"
+    assert session.compactions >= 1
+    requests = [items_to_messages(call.input) for call in model.calls]
+    assert_valid_and_fits(requests, session.context.counter, WINDOW)

@@ -31,11 +31,11 @@ from typing import Any, Generic, Literal, TypeVar
 from contextfold._config import ContextConfig
 from contextfold._context import Context, Prepared
 from contextfold._errors import ConfigError
+from contextfold._markers import is_reattached, is_summary
 from contextfold._messages import HintBlock, Message
 from contextfold._runtime._hints import Clock, HintConfig
 from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold.compaction._boundaries import SUMMARY_META_KEY
 from contextfold.compaction._plan import CompactionStrategy, PlanFunction
 
 __all__ = ["ContextSettings", "Mirror", "MirrorUpdate", "run_sync"]
@@ -215,7 +215,7 @@ class Mirror(Generic[F]):
 
 def _from_user(message: Message) -> bool:
     """A user turn the user wrote (not a summary, a re-attachment or a lone hint): a reply starts."""
-    if message.meta.get(SUMMARY_META_KEY) is not None:
+    if is_summary(message) or is_reattached(message):
         return False
     return not all(isinstance(b, HintBlock) for b in message.content)
 
