@@ -32,6 +32,12 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
     ("import", "Import time", "#13", "`import contextfold` in a fresh process against its dependencies"),
     ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
+    (
+        "adapters",
+        "Framework adapters",
+        "#17",
+        "pydantic-ai, LangChain, Agents SDK adapters vs their own compaction",
+    ),
 )
 
 HEADER = """# Benchmarks
