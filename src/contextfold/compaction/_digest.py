@@ -35,6 +35,7 @@ from contextfold._messages import (
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, is_real_user
 from contextfold.compaction._groups import call_names
+from contextfold.compaction._ledger import without_ledger
 
 __all__ = [
     "COMPACT_RESULT_CHARS",
@@ -182,7 +183,9 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
     compact = tier is _COMPACT
     meta = message.meta
     if meta and meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
-        return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
+        if compact:
+            return [_first_line(message.text)]
+        return [cut_text(without_ledger(message.text), truncate_chars * 4)]  # its facts: in the next ledger
     content = message.content
     role = message.role
     if role == "tool":

@@ -9,7 +9,12 @@ the budget, it raises `ContextOverflowError` naming that floor.
 The facts ledger (`contextfold.compaction._ledger`) of the compacted part is attached
 after the digest, verbatim; it may take up to ``ledger_share`` (0.9) of the
 summary's tokens, and what it leaves unused goes to the digest: when room is
-tight, facts are kept before prose. When the cap still cuts facts (a large
+tight, facts are kept before prose. Its budget grows with what the history
+holds: when the facts need more than that, the ledger may take up to
+``facts_share`` (0.6) of the whole budget, out of the room the kept part leaves
+(a long history compacted in one step, a resumed session, names hundreds of
+paths and commands), while the digest keeps its tenth of the summary; what does
+not fit is chosen by the ledger's priorities. When the cap still cuts facts (a large
 latest turn, kept verbatim by invariant 4, leaves little room), the facts it
 cut ride along in the summary's meta (`OVERFLOW_META_KEY`, never sent) and
 the next compaction, with more room, brings them back. The room set aside
@@ -50,7 +55,9 @@ class DigestStrategy:
     ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
     rules the boundary must satisfy (tool pairing and thinking by default);
     ``ledger_share`` is the share of the summary the facts ledger may take
-    (0 turns the ledger off).
+    (0 turns the ledger off); ``facts_share`` is the share of the whole budget
+    the ledger may grow to when the history holds more facts than that and the
+    kept part leaves the room (the summary then passes ``summary_ratio``).
     """
 
     name = "digest"
@@ -61,14 +68,18 @@ class DigestStrategy:
         truncate_chars: int = 400,
         rules: Sequence[CutRule] = DEFAULT_RULES,
         ledger_share: float = 0.9,
+        facts_share: float = 0.6,
     ) -> None:
         if truncate_chars < 16:
             raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
         if not 0 <= ledger_share <= 1:
             raise ConfigError(f"DigestStrategy.ledger_share: must be between 0 and 1 (got {ledger_share})")
+        if not 0 <= facts_share <= 1:
+            raise ConfigError(f"DigestStrategy.facts_share: must be between 0 and 1 (got {facts_share})")
         self.truncate_chars = truncate_chars
         self.rules = tuple(rules)
         self.ledger_share = ledger_share
+        self.facts_share = facts_share
 
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
@@ -89,10 +100,13 @@ class DigestStrategy:
             )
         kept_limit = budget - system - overhead
         # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
+        # The ledger may grow past its share of the summary, up to `facts_share` of the budget, when it has the
+        # facts; at most half the room is set aside for it.
         cap = int(config.summary_tokens * self.ledger_share)
+        if cap > 0:
+            cap = max(cap, int(budget * self.facts_share))
         reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
-        if reserve >= kept_limit // 2:
-            reserve = 0
+        reserve = min(reserve, kept_limit // 2)
         # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
         # reserve leaves that turn out, halve it until the turn fits, and drop it last.
         boundary = None
@@ -127,8 +141,13 @@ class DigestStrategy:
         older: list[Message] = list(messages[lo:end])
         if boundary.split is not None:
             older.append(boundary.split.head)
-        target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
-        ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
+        # `base`: the summary as `summary_ratio` sizes it; the digest keeps its share of that (`floor`), the ledger
+        # takes the rest and may grow into what the kept part leaves free, up to `cap`.
+        free = max(kept_limit - boundary.kept_tokens, 0)
+        base = min(config.summary_tokens, free)
+        floor = base - int(base * self.ledger_share)
+        ledger_cap = min(max(int(base * self.ledger_share), reserve, min(cap, free - floor)), free)
+        target = free
         names = call_names(messages)
         plan: CompactionPlan | None = None
         built: tuple[int, str, tuple[str, ...]] | None = None  # (cap, ledger, overflow): rebuilt only if the cap moves
@@ -143,7 +162,7 @@ class DigestStrategy:
             digest = build_digest(
                 older,
                 counter=counter,
-                target_tokens=max(target - ledger_tokens, 0),
+                target_tokens=max(min(max(base - ledger_tokens, floor), target - ledger_tokens), 0),
                 names=names,
                 truncate_chars=self.truncate_chars,
             )
