@@ -1,6 +1,50 @@
-"""Test-suite settings: hypothesis runs derandomized, so every run of the suite tests the same examples."""
+"""Test-suite settings: hypothesis runs derandomized, so every run of the suite tests the same examples.
 
+Also the real servers (Redis, PostgreSQL, an S3-compatible moto server), started once per test session on
+loopback ports by `servers`: a missing one skips its tests locally and fails them when
+``CONTEXTFOLD_REQUIRE_SERVERS=1`` (``.ci/run`` sets it), so CI never skips them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+
+import pytest
 from hypothesis import settings
+
+import servers
 
 settings.register_profile("contextfold", derandomize=True, print_blob=True)
 settings.load_profile("contextfold")
+
+
+def _server(name: str, start: Callable[[], servers.Server]) -> Iterator[servers.Server]:
+    why = servers.missing(name)
+    if why is not None:
+        if os.environ.get("CONTEXTFOLD_REQUIRE_SERVERS") == "1":
+            pytest.fail(f"{name} server required (CONTEXTFOLD_REQUIRE_SERVERS=1) but unavailable: {why}")
+        pytest.skip(f"{name} server unavailable: {why}")
+    server = start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[servers.Server]:
+    """A real redis-server on a loopback port (skipped locally when missing, a failure in CI)."""
+    yield from _server("redis", servers.start_redis)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[servers.Server]:
+    """A real PostgreSQL cluster on a loopback port (skipped locally when missing, a failure in CI)."""
+    yield from _server("postgres", servers.start_postgres)
+
+
+@pytest.fixture(scope="session")
+def s3_server() -> Iterator[servers.Server]:
+    """moto's S3-compatible server on a loopback port (skipped locally when missing, a failure in CI)."""
+    yield from _server("s3", servers.start_s3)
