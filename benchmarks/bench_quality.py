@@ -30,8 +30,8 @@ in the output (a message kept as it was keeps its items; any other item must app
 kept call's decoded arguments); the same for the paths the user or the agent named (text, call arguments) and the
 commands that failed (non-zero exit status); fit (tokens with the tool schemas <= the budget); pairing validity with
 `validate` for both providers (a problem the input already has is not counted against the output: the tau-bench
-transcripts reuse call ids, which Anthropic rejects); identical output in a second run with a fresh workspace; the
-time of the compaction. ``--generated N`` adds N sessions of `long_sessions.py` (long, many paths, three tool
+transcripts reuse call ids, which Anthropic rejects); identical output in a second run with a fresh workspace (file
+names the workspace derives from the clock and random bits masked); the time of the compaction. ``--generated N`` adds N sessions of `long_sessions.py` (long, many paths, three tool
 shapes) as a second corpus; ``--cv`` picks ``facts_share`` by 3-fold cross-validation over the corpus.
 
     .venv/bin/python benchmarks/bench_quality.py --one-shot-only --generated 24 --cv
@@ -356,6 +356,16 @@ def _classes(msgs: list[Message], skip: set[str]) -> dict[str, set[str]]:
     return {"named": named, "failed": failed}
 
 
+_WORKSPACE_NAME = re.compile(r"\b\d{8}T\d{6,}Z-[0-9a-f]{8,}\b")
+"""A name the workspace gives a file it writes (time and random hex): the same input gets another one each run."""
+
+
+def _masked(messages: list[Message]) -> list[str]:
+    """The rendered request, workspace file names masked (issue 14 item 3 makes them content-addressed)."""
+    rendered = render(messages, "openai", ())["messages"]
+    return [_WORKSPACE_NAME.sub("<name>", json.dumps(x, sort_keys=True, ensure_ascii=False)) for x in rendered]
+
+
 def _problems(messages: list[Message], provider: str) -> set[tuple[str, str | None]]:
     return {(p.code, p.call_id) for p in validate(messages, provider) if p.blocking}  # type: ignore[arg-type]
 
@@ -363,7 +373,8 @@ def _problems(messages: list[Message], provider: str) -> set[tuple[str, str | No
 async def _compact_once(
     conv: dict[str, Any], window: int, facts_share: float | None = None
 ) -> tuple[list[Message], int, float, bool]:
-    """``contextfold compact``'s core on the whole conversation, fresh workspace: (messages, tokens, s, compacted).
+    """``contextfold compact``'s core on the whole conversation, fresh workspace: (messages, tokens, compaction s,
+    compacted).
 
     The default strategy (the digest with its default ``facts_share``), or the digest with ``facts_share``.
     """
@@ -372,13 +383,12 @@ async def _compact_once(
     counter = make_counter()
     transcript = Transcript(messages=tuple(msgs), tools=tuple(tools_of(conv)), format="openai", shape="object")
     with tempfile.TemporaryDirectory(prefix="oneshot_") as ws:
-        started = time.perf_counter()
         over = count_messages(counter, msgs) + count_tools(counter, transcript.tools) > config.budget
         strategy = DigestStrategy(facts_share=facts_share) if facts_share is not None else None
         result = await compact_transcript(
             transcript, config=config, counter=counter, workspace=LocalWorkspace(ws), strategy=strategy, force=over
         )
-        seconds = time.perf_counter() - started
+    seconds = result.compaction.seconds if result.compaction is not None else 0.0  # plan, archive and apply
     return list(result.transcript.messages), result.tokens_after, seconds, result.compaction is not None
 
 
@@ -388,9 +398,7 @@ async def one_shot(conv: dict[str, Any], window: int, facts_share: float | None 
     skip = enum_tools(conv.get("tools") or [])
     out, tokens, seconds, compacted = await _compact_once(conv, window, facts_share)
     again, _, _, _ = await _compact_once(conv, window, facts_share)
-    same = [json.dumps(x, sort_keys=True) for x in render(out, "openai", ())["messages"]] == [
-        json.dumps(x, sort_keys=True) for x in render(again, "openai", ())["messages"]
-    ]
+    same = _masked(out) == _masked(again)
     kept_ids = {id(m) for m in out}
     every: set[tuple[str, str]] = set()
     kept: set[tuple[str, str]] = set()
