@@ -31,8 +31,9 @@ kept call's decoded arguments); the same for the paths the user or the agent nam
 commands that failed (non-zero exit status); fit (tokens with the tool schemas <= the budget); pairing validity with
 `validate` for both providers (a problem the input already has is not counted against the output: the tau-bench
 transcripts reuse call ids, which Anthropic rejects); identical output in a second run with a fresh workspace (file
-names the workspace derives from the clock and random bits masked); the time of the compaction. ``--generated N`` adds N sessions of `long_sessions.py` (long, many paths, three tool
-shapes) as a second corpus; ``--cv`` picks ``facts_share`` by 3-fold cross-validation over the corpus.
+names the workspace derives from the clock and random bits masked); the time of the compaction. ``--generated N``
+adds N sessions of `long_sessions.py` (long, many paths, three tool shapes) as a second corpus; ``--cv`` picks
+``facts_share`` by 3-fold cross-validation over the corpus.
 
     .venv/bin/python benchmarks/bench_quality.py --one-shot-only --generated 24 --cv
     .venv/bin/python benchmarks/bench_quality.py --windows 8000 16000 32000 --one-shot --generated 24 \

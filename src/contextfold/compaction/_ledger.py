@@ -6,13 +6,26 @@ ledger pulls those out of the messages being compacted with fixed rules (no
 model), and is attached verbatim after whatever summary is produced. It is
 written in a line format that `parse_ledger` reads back, so the next
 compaction merges the previous ledger into the new one: facts survive any
-number of compactions until the token cap forces the oldest out (user rules
-are kept before anything else).
+number of compactions until the token cap forces some out.
+
+When not every fact fits, priorities decide (`PRIORITIES`, `Fact.priority`,
+newest first within one): the user's rules; identifiers the user or the agent
+named and job-style ids; paths a call edited and commands that failed; the
+other commands, named paths and URLs of output; last, paths seen only in tool
+output and error lines. Where a fact was found (`Fact.origin`: named, edited,
+output) shows in its line, so priorities survive the text (a file round trip,
+a restarted process). The ledger is written densely: paths packed several to
+a line (``- files:``, ``- edited:``, ``- seen:``), commands listed under one
+head per exit status (``- cmd [exit 1]:``, then one indented command per
+line), and a path already named inside another fact shown gets no line.
 
 Heuristics (documented because they decide what survives):
 
 * paths: absolute paths with at least two components, and relative paths
   with a slash and a file extension (``src/app.py``); URLs are not paths;
+  edited: the path argument of a write (an editor's ``create``/``str_replace``,
+  a tool named like write/edit/patch), a ``>``/``>>`` or ``tee`` target and the
+  paths of a ``sed -i``/``perl -i`` step;
 * commands: the ``command``/``cmd`` string argument of a tool call (first
   line), unless the tool is an editor whose ``command`` is a sub-command
   (``view``, ``str_replace``, ...); the exit status comes from the result:
@@ -203,8 +216,8 @@ class Fact:
     """One fact: its kind, its verbatim value and, for a command, its exit status when known.
 
     ``origin`` says where it was found; it sets `priority` and shows in the line of a path or an identifier
-    (``- file [edited]: x`` for an edited path, ``- seen: x`` for a path or an identifier only seen in tool
-    output), so that the next compaction reads it back; it is not part of the identity.
+    (``- edited: x`` for an edited path, ``- seen: x`` for a path or an identifier only seen in tool output), so
+    that the next compaction reads it back; it is not part of the identity.
     """
 
     kind: FactKind
@@ -397,11 +410,18 @@ class Ledger:
         # The estimate lays lines out in the order facts were taken, the text in `ordered` order, and a counter
         # need not be additive: take the last-taken facts back until the text itself fits (rarely any).
         taken_order = [i for i in order if taken[i]]
+        trimmed = False
         while True:
             text = _assemble([facts[i] for i in range(len(facts)) if taken[i]])
             if not taken_order or sum(line_cost(counter, line) for line in text.split("\n")) <= max_tokens:
                 break
             taken[taken_order.pop()] = False
+            trimmed = True
+        if trimmed:  # a path named only by a fact taken back is left out, not lost
+            shown = "".join("\n" + facts[i].value for i in order if taken[i])
+            for i in order:
+                if named[i] and not _named(shown, facts[i].value, 1):
+                    named[i] = False
         rest = [facts[i] for i in order if not taken[i] and not named[i]]
         if not taken_order:
             return "", tuple(rest)
