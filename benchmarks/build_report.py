@@ -28,6 +28,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
+    ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
 )
 
 HEADER = """# Benchmarks

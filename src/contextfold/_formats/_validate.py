@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, assert_never
 
-from contextfold._errors import ConfigError
+from contextfold._formats._providers import ProviderName, check_provider
 from contextfold._messages import (
     Block,
     DataBlock,
@@ -45,7 +45,8 @@ from contextfold._messages import (
 
 __all__ = ["PROBLEM_CODES", "Problem", "Provider", "Severity", "anthropic_turns", "validate"]
 
-Provider: TypeAlias = Literal["openai", "anthropic"]
+Provider: TypeAlias = ProviderName
+"""Old name of `ProviderName`."""
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
 PROBLEM_CODES: tuple[str, ...] = (
@@ -140,8 +141,7 @@ def validate(messages: Sequence[Message], provider: Provider) -> list[Problem]:
     provider would accept the conversation as far as tool pairing, roles and
     block placement go.
     """
-    if provider not in ("openai", "anthropic"):
-        raise ConfigError(f"unknown provider {provider!r}: expected 'openai' or 'anthropic'")
+    provider = check_provider(provider)
     problems: list[Problem] = []
     problems += _check_blocks(messages, provider)
     problems += _check_call_ids(messages, provider)
