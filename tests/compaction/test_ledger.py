@@ -683,3 +683,20 @@ def test_result_exits_at_the_window_edges() -> None:
                         content=(ToolResultBlock(call_id="c", content=tuple(TextBlock(text=t) for t in texts)),),
                     )
                     assert ledger_module._result_exits(message) == _result_exits_reference(message), (phrase, size)
+
+
+_PIECES = st.sampled_from(["a", "b.py", "/", "src", "x/", "//", " ", "=", "-", ".", "é", "cat ", "a/b", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=8).map("".join), max_size=6), st.lists(_PIECES, max_size=5).map("".join))
+def test_name_index_counts_equal_the_plain_scan(values: list[str], wanted: str) -> None:
+    """`_Names` (pieces of path runs, counted once) agrees with `_named` over the values joined by newlines."""
+    m = ledger_module
+    names = m._Names({wanted})
+    for value in values:
+        names.add(value)
+    text = "".join("\n" + v for v in values)
+    for times in (1, 2, 3):
+        assert names.count(wanted, times) == m._named(text, wanted, times)
+    assert names.of(values).counts == names.counts

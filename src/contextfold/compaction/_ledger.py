@@ -372,13 +372,14 @@ class Ledger:
             cost_of.append(cost if cost is not None else _piece_cost(counter, piece))
         taken = [False] * len(facts)
         named = [False] * len(facts)  # a file named inside another fact taken
-        shown = ""  # the values taken, one per line
+        files = [fact.kind == "file" for fact in facts]
+        shown = _Names({fact.value for fact, file in zip(facts, files, strict=True) if file})
         layout = _Layout(counter)
 
         def take(i: int) -> None:
-            nonlocal used, shown
+            nonlocal used
             fact = facts[i]
-            if fact.kind == "file" and _named(shown, fact.value, 1):
+            if files[i] and shown.count(fact.value, 1):
                 named[i] = True
                 return
             cost = cost_of[i] + layout.head_cost(fact)
@@ -387,17 +388,17 @@ class Ledger:
             layout.add(fact)
             taken[i] = True
             used += cost
-            shown += "\n" + fact.value
+            shown.add(fact.value)
 
         for i in order:
             take(i)
         # Files taken early may be named by facts taken after them: they go, and the room refills once.
-        dropped = [i for i in order if taken[i] and facts[i].kind == "file" and _named(shown, facts[i].value, 2)]
+        dropped = [i for i in order if taken[i] and files[i] and shown.count(facts[i].value, 2)]
         if dropped:
             for i in dropped:
                 taken[i] = False
                 named[i] = True
-            shown = "".join("\n" + facts[i].value for i in order if taken[i])
+            shown = shown.of([facts[i].value for i in order if taken[i]])
             layout = _Layout(counter)
             used = line_cost(counter, LEDGER_HEADER)
             for i in order:
@@ -418,9 +419,9 @@ class Ledger:
             taken[taken_order.pop()] = False
             trimmed = True
         if trimmed:  # a path named only by a fact taken back is left out, not lost
-            shown = "".join("\n" + facts[i].value for i in order if taken[i])
+            shown = shown.of([facts[i].value for i in order if taken[i]])
             for i in order:
-                if named[i] and not _named(shown, facts[i].value, 1):
+                if named[i] and not shown.count(facts[i].value, 1):
                     named[i] = False
         rest = [facts[i] for i in order if not taken[i] and not named[i]]
         if not taken_order:
@@ -547,6 +548,64 @@ def _path_char(char: str) -> bool:
     return char.isalnum() or char in "_.@+-"
 
 
+_PATH_RUN = re.compile(r"[\w.@+\-/]+")
+"""Runs of path characters and slashes: a path named inside a value is a slash-aligned piece of one (`_Names`)."""
+
+
+class _Names:
+    """How often each of some paths (``wanted``) is named, as a whole path, inside the values added so far.
+
+    The same counts as `_named` over the values joined by newlines: a path (path characters and slashes only)
+    occurs at a boundary exactly where it is a piece of a run of such characters that starts at the run's start
+    or after a slash and ends at its end or before a slash. Each added value's runs are cut into those pieces once
+    and counted, so a lookup is a dictionary read instead of a scan of everything shown. A wanted value with other
+    characters (never extracted; a ledger built by hand) is looked for in the joined text.
+    """
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.wanted = wanted
+        self.plain = {value for value in wanted if _PATH_RUN.fullmatch(value) is not None}
+        self.counts: dict[str, int] = {}
+        self.values: list[str] = []
+
+    def of(self, values: Iterable[str]) -> _Names:
+        """A fresh index, for the same paths, of ``values``."""
+        names = _Names.__new__(_Names)
+        names.wanted, names.plain, names.counts, names.values = self.wanted, self.plain, {}, []
+        for value in values:
+            names.add(value)
+        return names
+
+    def add(self, value: str) -> None:
+        self.values.append(value)
+        plain, counts = self.plain, self.counts
+        for run in _PATH_RUN.findall(value):
+            if "/" not in run:
+                if run in plain:
+                    counts[run] = counts.get(run, 0) + 1
+                continue
+            starts = [0]
+            ends = []
+            at = run.find("/")
+            while at >= 0:
+                ends.append(at)
+                starts.append(at + 1)
+                at = run.find("/", at + 1)
+            ends.append(len(run))
+            for i in starts:
+                for j in ends:
+                    if j > i:
+                        piece = run[i:j]
+                        if piece in plain:
+                            counts[piece] = counts.get(piece, 0) + 1
+
+    def count(self, value: str, times: int) -> bool:
+        """Whether ``value`` is named at least ``times`` times."""
+        if value in self.plain:
+            return self.counts.get(value, 0) >= times
+        return _named("".join("\n" + v for v in self.values), value, times)
+
+
 def _named(text: str, value: str, times: int) -> bool:
     """Whether ``value`` occurs ``times`` times in ``text`` as a whole path (not inside a longer name).
 
@@ -666,7 +725,9 @@ def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
             out.append(fact)
         else:
             kept = out[index]
-            if (kept.exit is None and fact.exit is not None) or kept.origin != fact.origin:
+            if (kept.exit is None and fact.exit is not None) or (
+                kept.origin != fact.origin and _ORIGIN_RANK[fact.origin] < _ORIGIN_RANK[kept.origin]
+            ):
                 out[index] = _joined(kept, fact)
     return tuple(out)
 
@@ -1135,7 +1196,9 @@ def _merge_carried(newer: tuple[Fact, ...], carried: _Scan) -> tuple[Fact, ...]:
         old = by_key.get(fact.key)
         if old is not None:
             repeated = True
-            if (fact.exit is None and old.exit is not None) or fact.origin != old.origin:
+            if (fact.exit is None and old.exit is not None) or (
+                fact.origin != old.origin and _ORIGIN_RANK[old.origin] < _ORIGIN_RANK[fact.origin]
+            ):
                 out[index] = _joined(fact, old)
     if not repeated:  # no carried fact is left out: copied whole
         return (*out, *carried.facts)
