@@ -30,10 +30,12 @@ in the output (a message kept as it was keeps its items; any other item must app
 kept call's decoded arguments); the same for the paths the user or the agent named (text, call arguments) and the
 commands that failed (non-zero exit status); fit (tokens with the tool schemas <= the budget); pairing validity with
 `validate` for both providers (a problem the input already has is not counted against the output: the tau-bench
-transcripts reuse call ids, which Anthropic rejects); identical output in a second run with a fresh workspace (file
-names the workspace derives from the clock and random bits masked); the time of the compaction. ``--generated N``
-adds N sessions of `long_sessions.py` (long, many paths, three tool shapes) as a second corpus; ``--cv`` picks
-``facts_share`` by 3-fold cross-validation over the corpus.
+transcripts reuse call ids, which Anthropic rejects); identical output in a second run, once through `Context.compact`
+without a workspace (fresh ledger caches) and once through the command's core with a fresh workspace (the file
+names it derives from the clock and random bits masked: they still change what the counter sees, so the room left
+moves by a few tokens until those names are content-addressed, issue 14 item 3); the time of the compaction.
+``--generated N`` adds N sessions of `long_sessions.py` (long, many paths, three tool shapes) as a second corpus;
+``--cv`` picks ``facts_share`` by 3-fold cross-validation over the corpus.
 
     .venv/bin/python benchmarks/bench_quality.py --one-shot-only --generated 24 --cv
     .venv/bin/python benchmarks/bench_quality.py --windows 8000 16000 32000 --one-shot --generated 24 \
@@ -55,6 +57,7 @@ import time
 from collections import Counter, defaultdict
 from typing import Any
 
+import contextfold.compaction._ledger as _ledger_module
 from contextfold._cli._compact import compact_transcript
 from contextfold._config import ContextConfig
 from contextfold._context import Context
@@ -393,6 +396,19 @@ async def _compact_once(
     return list(result.transcript.messages), result.tokens_after, seconds, result.compaction is not None
 
 
+async def _compact_plain(conv: dict[str, Any], window: int) -> list[str]:
+    """The rendered request after `Context.compact` of the whole conversation, no workspace (fresh caches)."""
+    _ledger_module._CACHE.clear()
+    _ledger_module._RENDERED.clear()
+    config = ContextConfig(window=window)
+    ctx = Context(config, counter=make_counter(), hints=False, tools=tools_of(conv))
+    for m in to_canonical(conv["messages"], "openai"):
+        ctx.append(m)
+    if ctx.tokens > config.budget:
+        await ctx.compact(reason="forced")
+    return [json.dumps(x, sort_keys=True, ensure_ascii=False) for x in render(ctx.messages, "openai", ())["messages"]]
+
+
 async def one_shot(conv: dict[str, Any], window: int, facts_share: float | None = None) -> dict[str, Any]:
     """One conversation compacted once at its end: retention of its items, fit, validity, determinism, time."""
     msgs = to_canonical(conv["messages"], "openai")
@@ -400,6 +416,7 @@ async def one_shot(conv: dict[str, Any], window: int, facts_share: float | None 
     out, tokens, seconds, compacted = await _compact_once(conv, window, facts_share)
     again, _, _, _ = await _compact_once(conv, window, facts_share)
     same = _masked(out) == _masked(again)
+    plain = [await _compact_plain(conv, window) for _ in range(2)]
     kept_ids = {id(m) for m in out}
     every: set[tuple[str, str]] = set()
     kept: set[tuple[str, str]] = set()
@@ -422,6 +439,7 @@ async def one_shot(conv: dict[str, Any], window: int, facts_share: float | None 
         "compacted": compacted,
         "fit": tokens <= ContextConfig(window=window).budget,
         "same": same,
+        "same_plain": plain[0] == plain[1],
         "seconds": seconds,
     }
     for kind in ("path", "cmd", "id"):
@@ -440,7 +458,7 @@ def one_shot_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"conversations": len(rows), "compacted": sum(r["compacted"] for r in rows)}
     for key in ("path", "cmd", "id", "named", "failed"):
         out[key] = mean([r[key] for r in rows if r[key] is not None])
-    for key in ("fit", "same", "valid_openai", "valid_anthropic"):
+    for key in ("fit", "same", "same_plain", "valid_openai", "valid_anthropic"):
         out[key] = mean([1.0 if r[key] else 0.0 for r in rows])
     times = [r["seconds"] for r in rows if r["compacted"]]
     out["ms"] = 1000 * statistics.fmean(times) if times else None
@@ -453,7 +471,7 @@ def one_shot_table(results: dict[str, dict[int, list[dict[str, Any]]]]) -> str:
     lines = [
         "| corpus | W | conversations (compacted) | distinct paths, median | paths kept % | commands kept % "
         "| ids kept % | named paths kept % | failed commands kept % | fit % | valid OpenAI % | valid Anthropic % "
-        "| identical output % | compaction ms mean / max |",
+        "| identical output % (no workspace / CLI core) | compaction ms mean / max |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for corpus, per_w in results.items():
@@ -463,7 +481,8 @@ def one_shot_table(results: dict[str, dict[int, list[dict[str, Any]]]]) -> str:
             lines.append(
                 f"| {corpus} | {w} | {s['conversations']} ({s['compacted']}) | {s['paths_median']:.0f} "
                 f"| {pct(s['path'])} | {pct(s['cmd'])} | {pct(s['id'])} | {pct(s['named'])} | {pct(s['failed'])} "
-                f"| {pct(s['fit'])} | {pct(s['valid_openai'])} | {pct(s['valid_anthropic'])} | {pct(s['same'])} "
+                f"| {pct(s['fit'])} | {pct(s['valid_openai'])} | {pct(s['valid_anthropic'])} "
+                f"| {pct(s['same_plain'])} / {pct(s['same'])} "
                 f"| {ms} |"
             )
     return "\n".join(lines)
