@@ -555,15 +555,16 @@ _PATH_RUN = re.compile(r"[\w.@+\-/]+")
 class _Names:
     """How often each of some paths (``wanted``) is named, as a whole path, inside the values added so far.
 
-    The same counts as `_named` over the values joined by newlines: a path (path characters and slashes only)
-    occurs at a boundary exactly where it is a piece of a run of such characters that starts at the run's start
-    or after a slash and ends at its end or before a slash. Each added value's runs are cut into those pieces once
-    and counted, so a lookup is a dictionary read instead of a scan of everything shown. A wanted value with other
+    A path (path characters and slashes only) is named at a boundary where it is a piece of a run of such
+    characters that starts at the run's start or after a slash and ends at the run's end or before a slash
+    (`_named`). The index counts the pieces that end where the run ends (the run itself, ``src/a.py`` in
+    ``/repo/src/a.py``: a path inside a command or a longer path): a few per value, so a lookup is a dictionary
+    read instead of a scan of everything shown. A path named only as a directory (``src`` in ``src/a.py``) is not
+    counted, so it keeps a line of its own: the index can miss a name, never invent one. A wanted value with other
     characters (never extracted; a ledger built by hand) is looked for in the joined text.
     """
 
     def __init__(self, wanted: set[str]) -> None:
-        self.wanted = wanted
         self.plain = {value for value in wanted if _PATH_RUN.fullmatch(value) is not None}
         self.counts: dict[str, int] = {}
         self.values: list[str] = []
@@ -571,36 +572,28 @@ class _Names:
     def of(self, values: Iterable[str]) -> _Names:
         """A fresh index, for the same paths, of ``values``."""
         names = _Names.__new__(_Names)
-        names.wanted, names.plain, names.counts, names.values = self.wanted, self.plain, {}, []
+        names.plain, names.counts, names.values = self.plain, {}, []
         for value in values:
             names.add(value)
         return names
 
     def add(self, value: str) -> None:
         self.values.append(value)
+        if "/" not in value and value not in self.plain:
+            return  # no wanted path with a slash fits in it (one without is only matched whole)
         plain, counts = self.plain, self.counts
         for run in _PATH_RUN.findall(value):
-            if "/" not in run:
-                if run in plain:
-                    counts[run] = counts.get(run, 0) + 1
-                continue
-            starts = [0]
-            ends = []
+            if run in plain:
+                counts[run] = counts.get(run, 0) + 1
             at = run.find("/")
             while at >= 0:
-                ends.append(at)
-                starts.append(at + 1)
+                tail = run[at + 1 :]
+                if tail in plain:
+                    counts[tail] = counts.get(tail, 0) + 1
                 at = run.find("/", at + 1)
-            ends.append(len(run))
-            for i in starts:
-                for j in ends:
-                    if j > i:
-                        piece = run[i:j]
-                        if piece in plain:
-                            counts[piece] = counts.get(piece, 0) + 1
 
     def count(self, value: str, times: int) -> bool:
-        """Whether ``value`` is named at least ``times`` times."""
+        """Whether ``value`` is named at least ``times`` times (a plain path: as the end of a run)."""
         if value in self.plain:
             return self.counts.get(value, 0) >= times
         return _named("".join("\n" + v for v in self.values), value, times)
