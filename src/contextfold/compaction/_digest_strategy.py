@@ -1,8 +1,9 @@
 """`DigestStrategy`: the embedded, model-free compaction strategy.
 
 It finds a safe boundary (`find_boundary`), digests the older part with
-fidelity tiers (`build_digest`) into what is left of the budget (at most
-``summary_ratio`` of it), and returns a `CompactionPlan`. Leading system
+fidelity tiers (`build_digest`) into what is left of the budget (about
+``summary_ratio`` of it, more when the facts ledger grows), and returns a
+`CompactionPlan`. Leading system
 messages are the prompt and are never compacted; if they alone do not fit
 the budget, it raises `ContextOverflowError` naming that floor.
 
