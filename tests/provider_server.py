@@ -11,6 +11,12 @@ It speaks enough of two wire formats for real SDK clients to work against it:
   ``signature_delta``, ``input_json_delta``) / ``content_block_stop``,
   ``message_delta``, ``message_stop``).
 
+- OpenAI Responses: ``POST /v1/responses`` (JSON, and SSE with ``response.created``,
+  ``response.output_item.added``, ``response.output_text.delta``,
+  ``response.function_call_arguments.delta``, ``response.output_item.done``,
+  ``response.completed``); ``POST /v1/responses/compact`` answers with one
+  ``compaction`` item.
+
 Usage::
 
     from provider_server import ProviderServer, Reply, ToolCall, Thinking, ErrorReply  # tests/ is on sys.path
@@ -76,7 +82,7 @@ __all__ = [
     "ToolCall",
 ]
 
-Provider = Literal["openai", "anthropic"]
+Provider = Literal["openai", "anthropic", "responses"]
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,8 @@ class Reply:
     usage: FakeUsage | None = None
     stop_reason: str | None = None
     chunk_size: int = 4
+    hold_after: int = 0
+    """Streaming: after this many events, wait until ``server.release`` is set (tests that relays do not buffer)."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +146,12 @@ class ErrorReply:
     code: str | None = None
     anthropic_message: str | None = None
     headers: Mapping[str, str] = field(default_factory=lambda: {"retry-after-ms": "1"})
+    reset: bool = False
+    """Close the connection with a TCP reset instead of answering."""
+
+    @classmethod
+    def connection_reset(cls) -> ErrorReply:
+        return cls(0, "connection reset", reset=True)
 
     @classmethod
     def context_length_exceeded(cls) -> ErrorReply:
@@ -170,6 +184,8 @@ class RecordedRequest:
     path: str
     headers: Mapping[str, str]
     body: Any
+    raw: bytes = b""
+    """The request body exactly as received."""
 
 
 Responder = Callable[[dict[str, Any]], "Reply | ErrorReply"]
@@ -187,6 +203,8 @@ class ProviderServer:
         self.requests: list[RecordedRequest] = []
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self.release = threading.Event()
+        """Set it to let a stream held by `Reply.hold_after` continue."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -288,22 +306,44 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args: Any) -> None:
             pass
 
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            server._record(RecordedRequest(None, path, headers, None, b""))
+            if path.endswith("/models"):
+                self._send_json(200, {"object": "list", "data": [{"id": "scripted-model", "object": "model"}]})
+            else:
+                self._send_json(404, {"error": {"message": f"no route for {path}", "type": "not_found_error"}})
+
         def do_POST(self) -> None:
-            length = int(self.headers.get("content-length") or 0)
-            raw = self.rfile.read(length)
+            if "chunked" in (self.headers.get("transfer-encoding") or "").lower():
+                parts: list[bytes] = []
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        self.rfile.readline()
+                        break
+                    parts.append(self.rfile.read(size))
+                    self.rfile.readline()
+                raw = b"".join(parts)
+            else:
+                raw = self.rfile.read(int(self.headers.get("content-length") or 0))
             path = self.path.split("?", 1)[0]
             provider: Provider | None
             if path.endswith("/chat/completions"):
                 provider = "openai"
             elif path.endswith("/v1/messages"):
                 provider = "anthropic"
+            elif path.endswith("/responses") or path.endswith("/responses/compact"):
+                provider = "responses"
             else:
                 provider = None
             try:
                 body = json.loads(raw or b"null")
             except ValueError:
                 body = None
-            server._record(RecordedRequest(provider, path, {k.lower(): v for k, v in self.headers.items()}, body))
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            server._record(RecordedRequest(provider, path, headers, body, raw))
             if provider is None:
                 self._send_json(404, {"error": {"message": f"no route for {path}", "type": "not_found_error"}})
                 return
@@ -314,26 +354,43 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             if problem is not None:
                 self._send_error(provider, ErrorReply(400, problem, headers={}))
                 return
+            if path.endswith("/responses/compact"):
+                item = {"type": "compaction", "encrypted_content": f"compacted:{len(raw)}"}
+                self._send_json(200, {"id": server._next_id("cmp_"), "object": "response.compaction", "output": [item]})
+                return
             reply = server._next_reply(body)
             if isinstance(reply, ErrorReply):
+                if reply.reset:
+                    self._reset()
+                    return
                 self._send_error(provider, reply)
                 return
-            rendered: _OpenAIRender | _AnthropicRender
+            rendered: _OpenAIRender | _AnthropicRender | _ResponsesRender
             try:
                 if provider == "openai":
                     rendered = _OpenAIRender(server, body, reply)
+                elif provider == "responses":
+                    rendered = _ResponsesRender(server, body, reply)
                 else:
                     rendered = _AnthropicRender(server, body, reply)
             except _ScriptError as exc:
                 self._send_error(provider, ErrorReply(400, f"provider_server: {exc}", headers={}))
                 return
             if body.get("stream"):
-                self._send_sse(rendered.sse())
+                self._send_sse(rendered.sse(), reply.hold_after)
             else:
                 self._send_json(200, rendered.json())
 
+        def _reset(self) -> None:
+            import socket
+            import struct
+
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+
         def _send_error(self, provider: Provider, error: ErrorReply) -> None:
-            if provider == "openai":
+            if provider in ("openai", "responses"):
                 payload: dict[str, Any] = {
                     "error": {"message": error.message, "type": error.kind, "param": None, "code": error.code}
                 }
@@ -354,13 +411,15 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def _send_sse(self, events: Iterator[tuple[str | None, str]]) -> None:
+        def _send_sse(self, events: Iterator[tuple[str | None, str]], hold_after: int = 0) -> None:
             self.send_response(200)
             self.send_header("content-type", "text/event-stream")
             self.send_header("cache-control", "no-cache")
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
-            for name, data in events:
+            for n, (name, data) in enumerate(events):
+                if hold_after and n == hold_after:
+                    server.release.wait(timeout=30)
                 frame = (f"event: {name}\n" if name else "") + f"data: {data}\n\n"
                 chunk = frame.encode()
                 self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")
@@ -379,6 +438,20 @@ def _validate(provider: Provider, body: dict[str, Any]) -> str | None:
     """The checks the real providers make that an adapter bug would trip."""
     if not body.get("model"):
         return "model: field required"
+    if provider == "responses":
+        items = body.get("input")
+        if isinstance(items, str):
+            return None
+        if not isinstance(items, list) or not items:
+            return "input: a string or a non-empty list is required"
+        calls: set[str] = set()
+        for i, item in enumerate(items):
+            kind = item.get("type", "message")
+            if kind in ("function_call", "custom_tool_call"):
+                calls.add(item.get("call_id"))
+            elif kind in ("function_call_output", "custom_tool_call_output") and item.get("call_id") not in calls:
+                return f"input[{i}]: No tool call found for {kind} with call_id {item.get('call_id')}"
+        return None
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         return "messages: at least one message is required"
@@ -581,3 +654,111 @@ class _AnthropicRender:
         delta_usage = {"output_tokens": usage["output_tokens"]}
         yield event("message_delta", delta={"stop_reason": self.stop, "stop_sequence": None}, usage=delta_usage)
         yield event("message_stop")
+
+
+class _ResponsesRender:
+    def __init__(self, server: ProviderServer, body: dict[str, Any], reply: Reply) -> None:
+        self.body = body
+        self.reply = reply
+        self.model = str(body["model"])
+        self.id = server._next_id("resp_")
+        self.output: list[dict[str, Any]] = []
+        for thinking in reply.thinking:
+            self.output.append(
+                {
+                    "type": "reasoning",
+                    "id": server._next_id("rs_"),
+                    "summary": [{"type": "summary_text", "text": thinking.text}],
+                    "encrypted_content": thinking.signature,
+                }
+            )
+        text = json.dumps(reply.structured) if reply.structured is not None else reply.text
+        if text:
+            self.output.append(
+                {
+                    "type": "message",
+                    "id": server._next_id("msg_"),
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": text, "annotations": []}],
+                }
+            )
+        for call in reply.tool_calls:
+            self.output.append(
+                {
+                    "type": "function_call",
+                    "id": server._next_id("fc_"),
+                    "call_id": call.id or server._next_id("call_"),
+                    "name": call.name,
+                    "arguments": call.arguments_json(),
+                    "status": "completed",
+                }
+            )
+
+    def usage(self) -> dict[str, Any]:
+        u = self.reply.usage
+        if u is None:
+            u = FakeUsage(_estimate(json.dumps(self.body.get("input"))), _estimate(json.dumps(self.output)))
+        return {
+            "input_tokens": u.input_tokens,
+            "input_tokens_details": {"cached_tokens": u.cache_read_tokens},
+            "output_tokens": u.output_tokens,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": u.input_tokens + u.output_tokens,
+        }
+
+    def json(self, status: str = "completed") -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "object": "response",
+            "created_at": 1_700_000_000,
+            "status": status,
+            "model": self.model,
+            "output": self.output if status == "completed" else [],
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": self.usage() if status == "completed" else None,
+        }
+
+    def sse(self) -> Iterator[tuple[str | None, str]]:
+        seq = 0
+
+        def event(name: str, **data: Any) -> tuple[str, str]:
+            nonlocal seq
+            seq += 1
+            return name, json.dumps({"type": name, "sequence_number": seq, **data})
+
+        yield event("response.created", response=self.json("in_progress"))
+        size = self.reply.chunk_size
+        for index, item in enumerate(self.output):
+            if item["type"] == "message":
+                yield event("response.output_item.added", output_index=index, item={**item, "content": []})
+                text = item["content"][0]["text"]
+                for piece in _chunks(text, size):
+                    yield event(
+                        "response.output_text.delta",
+                        item_id=item["id"],
+                        output_index=index,
+                        content_index=0,
+                        delta=piece,
+                    )
+                yield event(
+                    "response.output_text.done", item_id=item["id"], output_index=index, content_index=0, text=text
+                )
+            elif item["type"] == "function_call":
+                yield event("response.output_item.added", output_index=index, item={**item, "arguments": ""})
+                for piece in _chunks(item["arguments"], size * 2):
+                    yield event(
+                        "response.function_call_arguments.delta", item_id=item["id"], output_index=index, delta=piece
+                    )
+                yield event(
+                    "response.function_call_arguments.done",
+                    item_id=item["id"],
+                    output_index=index,
+                    arguments=item["arguments"],
+                )
+            else:
+                yield event("response.output_item.added", output_index=index, item=item)
+            yield event("response.output_item.done", output_index=index, item=item)
+        yield event("response.completed", response=self.json())

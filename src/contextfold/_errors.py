@@ -16,7 +16,8 @@ Families are grouped by who has to react::
     │   ├── ContextLengthExceeded           the provider says the prompt is longer than its window
     │   └── ReplayExhausted                 a replayed model was asked for a turn it did not record
     ├── ToolError                           raised by a tool: its message becomes the error result
-    └── ChannelFullError                    the steering channel is full; send again after the next drain
+    ├── ChannelFullError                    the steering channel is full; send again after the next drain
+    └── StoreError                          the proxy's session store cannot be reached (it forwards unchanged)
 
 Every class is defined here (the ground floor), so any layer can raise or catch any of them; each is also
 importable from the module that raises it. Errors pickle with their fields (they cross process boundaries).
@@ -41,6 +42,7 @@ __all__ = [
     "ModelError",
     "PathRefusedError",
     "ReplayExhausted",
+    "StoreError",
     "SummarizerError",
     "ToolError",
     "UnknownFormatError",
@@ -235,3 +237,7 @@ def looks_like_context_length(*texts: str | None) -> bool:
     """
     joined = " ".join(t for t in texts if t).lower()
     return any(needle in joined for needle in _CONTEXT_NEEDLES)
+
+
+class StoreError(ContextfoldError):
+    """The session store cannot be reached, read or written (the proxy forwards the request unchanged)."""

@@ -88,9 +88,20 @@ class _UsageError(ContextfoldError):
 
 
 def _command_modules() -> list[Any]:
-    from contextfold._cli import _compact, _count, _demo, _guard, _inspect, _prompt, _run, _validate, _workspace
+    from contextfold._cli import (
+        _compact,
+        _count,
+        _demo,
+        _guard,
+        _inspect,
+        _prompt,
+        _proxy,
+        _run,
+        _validate,
+        _workspace,
+    )
 
-    return [_compact, _count, _demo, _guard, _inspect, _prompt, _run, _validate, _workspace]
+    return [_compact, _count, _demo, _guard, _inspect, _prompt, _proxy, _run, _validate, _workspace]
 
 
 def build_parser() -> argparse.ArgumentParser:

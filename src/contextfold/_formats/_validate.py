@@ -45,8 +45,9 @@ from contextfold._messages import (
 
 __all__ = ["PROBLEM_CODES", "Problem", "Provider", "Severity", "anthropic_turns", "validate"]
 
-Provider: TypeAlias = ProviderName
-"""Old name of `ProviderName`."""
+Provider: TypeAlias = ProviderName | Literal["responses"]
+"""A `ProviderName`, or ``"responses"`` (the OpenAI Responses API, which the proxy speaks; not yet a `ProviderName`
+of `render`/`to_canonical`/the CLI, so it is accepted here only)."""
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
 PROBLEM_CODES: tuple[str, ...] = (
@@ -141,12 +142,15 @@ def validate(messages: Sequence[Message], provider: Provider) -> list[Problem]:
     provider would accept the conversation as far as tool pairing, roles and
     block placement go.
     """
-    provider = check_provider(provider)
+    if provider != "responses":
+        provider = check_provider(provider)
     problems: list[Problem] = []
     problems += _check_blocks(messages, provider)
     problems += _check_call_ids(messages, provider)
     if provider == "openai":
         problems += _pair_openai(messages)
+    elif provider == "responses":
+        problems += _pair_responses(messages)
     else:
         problems += _check_anthropic_turns(messages)
         problems += _pair_anthropic(messages)
@@ -496,6 +500,55 @@ def _pair_openai(messages: Sequence[Message]) -> list[Problem]:
             group = _Group(calls=calls, last_index=i, answered=set())
     if group is not None:
         pairing.close(group, None, "")
+    return pairing.problems
+
+
+def _pair_responses(messages: Sequence[Message]) -> list[Problem]:
+    """Responses API: every output item answers an earlier call item, and every call gets a later output.
+
+    Each item is its own canonical message, so parallel calls are consecutive
+    assistant messages followed by their outputs; a call with no output is
+    pending (``info``) while only assistant items and outputs follow it.
+    """
+    pairing = _Pairing(messages, "responses")
+    group = _Group(calls={}, last_index=-1, answered=set())
+    for i, message in enumerate(messages):
+        if message.role == "tool":
+            rule = "an output item must come after the call item with the same call_id"
+            for block in _result_blocks(message):
+                pairing.result(_Result(i, block), group, rule)
+        elif message.role == "assistant":
+            for made in message.tool_calls:
+                group.calls.setdefault(made.id, _Call(i, made))
+    for call_id, call in group.calls.items():
+        if call_id in group.answered:
+            continue
+        ended = next((j for j in range(call.index + 1, len(messages)) if messages[j].role in ("user", "system")), None)
+        if ended is None:
+            pairing.problems.append(
+                Problem(
+                    code="pending_tool_call",
+                    message_index=call.index,
+                    severity="info",
+                    message=f"call item {call_id!r} ({call.block.name}) has no output yet; the agent runs it next",
+                    call_id=call_id,
+                    tool_name=call.block.name,
+                )
+            )
+            continue
+        pairing.problems.append(
+            Problem(
+                code="missing_tool_result",
+                message_index=call.index,
+                severity="error",
+                message=(
+                    f"call item {call_id!r} ({call.block.name}) has no function_call_output before message "
+                    f"{ended} ({messages[ended].role}); the Responses API rejects a call without its output"
+                ),
+                call_id=call_id,
+                tool_name=call.block.name,
+            )
+        )
     return pairing.problems
 
 

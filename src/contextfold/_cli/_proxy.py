@@ -1,0 +1,208 @@
+"""``contextfold proxy`` (serve), ``contextfold proxy stats`` and ``contextfold mcp``.
+
+The proxy and the MCP server need the ``proxy`` extra; without it each says
+which ``pip install`` to run. A bad flag value is one line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from contextfold._errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    from contextfold._cli import CLIContext
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    """Add ``proxy`` (with its ``stats`` action) and ``mcp``."""
+    parser = subparsers.add_parser(
+        "proxy",
+        help="run the context-managing proxy in front of Anthropic/OpenAI (see docs/proxy.md)",
+        description=(
+            "Serve an HTTP proxy for Claude Code, Codex CLI and any OpenAI or Anthropic SDK client: requests are "
+            "forwarded compacted to the window, oversized tool results offloaded, prompt caching kept intact. "
+            "Point the client at it (ANTHROPIC_BASE_URL=http://127.0.0.1:8787, OPENAI_BASE_URL=.../v1)."
+        ),
+    )
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; others need --auth-token)"
+    )
+    parser.add_argument("--port", type=int, default=8787, help="port to listen on (default 8787)")
+    parser.add_argument("--anthropic-upstream", default=None, metavar="URL", help="default https://api.anthropic.com")
+    parser.add_argument("--openai-upstream", default=None, metavar="URL", help="default https://api.openai.com/v1")
+    parser.add_argument("--window", type=int, default=None, metavar="N", help="one context window for every model")
+    parser.add_argument(
+        "--model-window",
+        action="append",
+        default=[],
+        metavar="PREFIX=N",
+        help="window for models whose name starts with PREFIX (repeatable; overrides the built-in table)",
+    )
+    parser.add_argument("--state", default=None, metavar="DIR", help="state directory (default: per-user data dir)")
+    parser.add_argument(
+        "--auth-token",
+        default=None,
+        metavar="TOKEN",
+        help="require this token on every request (header x-contextfold-auth); env CONTEXTFOLD_AUTH_TOKEN",
+    )
+    parser.add_argument(
+        "--usage",
+        choices=("real", "virtual"),
+        default="real",
+        help="usage reported to the client: the upstream's (real, default) or the full history's size (virtual)",
+    )
+    parser.add_argument("--max-body-bytes", type=int, default=64 * 1024 * 1024, metavar="N", help=argparse.SUPPRESS)
+    parser.add_argument("--quiet", action="store_true", help="no console line per request")
+    parser.set_defaults(handler=_serve)
+    sub = parser.add_subparsers(dest="proxy_command", metavar="ACTION", parser_class=type(parser))
+    stats = sub.add_parser("stats", help="per-session counters of the proxy's state (your credential's sessions)")
+    stats.add_argument("--state", default=None, metavar="DIR", help="state directory (default: per-user data dir)")
+    stats.add_argument("--json", action="store_true", help="print JSON")
+    stats.add_argument("--all", action="store_true", help="every credential's sessions (counters only, hashed ids)")
+    stats.add_argument("--key-env", default=None, metavar="VAR", help="read your credential from this variable")
+    stats.set_defaults(handler=_stats)
+
+    mcp = subparsers.add_parser(
+        "mcp",
+        help="serve read_offloaded/search_offloaded over the proxy's state (MCP, stdio)",
+        description=(
+            "An MCP stdio server with read_offloaded and search_offloaded over what the proxy offloaded for your "
+            "credential, read from the first set of CONTEXTFOLD_API_KEY, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, "
+            "OPENAI_API_KEY (or --key-env VAR). Register it: claude mcp add contextfold -- contextfold mcp"
+        ),
+    )
+    mcp.add_argument("--state", default=None, metavar="DIR", help="state directory (default: per-user data dir)")
+    mcp.add_argument("--key-env", default=None, metavar="VAR", help="read your credential from this variable")
+    mcp.set_defaults(handler=_mcp)
+
+
+def _state_dir(ctx: CLIContext) -> Path:
+    from contextfold.proxy._config import default_state_dir
+
+    return Path(ctx.args.state) if ctx.args.state else default_state_dir(ctx.env)
+
+
+def _windows(values: list[str]) -> dict[str, int]:
+    from contextfold.proxy._config import DEFAULT_WINDOWS
+
+    table = dict(DEFAULT_WINDOWS)
+    for value in values:
+        prefix, sep, size = value.partition("=")
+        if not sep or not prefix or not size.strip().isdigit():
+            raise ConfigError(f"--model-window {value!r}: use PREFIX=TOKENS, e.g. claude-=200000")
+        table[prefix] = int(size)
+    return table
+
+
+def _serve(ctx: CLIContext) -> int:
+    if getattr(ctx.args, "proxy_command", None):
+        return 2  # pragma: no cover - the action's own handler runs instead
+    args = ctx.args
+    from contextfold.proxy._config import DEFAULT_ANTHROPIC_UPSTREAM, DEFAULT_OPENAI_UPSTREAM, ProxyConfig
+
+    config = ProxyConfig(
+        host=args.host,
+        port=args.port,
+        anthropic_upstream=args.anthropic_upstream or DEFAULT_ANTHROPIC_UPSTREAM,
+        openai_upstream=args.openai_upstream or DEFAULT_OPENAI_UPSTREAM,
+        window=args.window,
+        windows=_windows(args.model_window),
+        state_dir=_state_dir(ctx),
+        auth_token=args.auth_token or ctx.env.get("CONTEXTFOLD_AUTH_TOKEN") or None,
+        usage=args.usage,
+        max_body_bytes=args.max_body_bytes,
+        quiet=args.quiet,
+    )
+    from contextfold.proxy._serve import serve
+
+    banner = (
+        f"contextfold proxy on http://{config.host}:{config.port}  "
+        f"(anthropic -> {config.anthropic_upstream}, openai -> {config.openai_upstream}, "
+        f"window {config.window or 'per model'}, usage {config.usage}, state {config.state_dir})"
+    )
+    console = ctx.console(stderr=True)
+    quiet = config.quiet
+    serve(config, log=None if quiet else lambda line: console.print(line, markup=False, highlight=False), banner=banner)
+    return 0
+
+
+def _credential_tenant(ctx: CLIContext) -> tuple[str, str] | None:
+    from contextfold.proxy._tenant import tenant_from_env
+
+    return tenant_from_env(ctx.env, ctx.args.key_env)
+
+
+def _stats(ctx: CLIContext) -> int:
+    import asyncio
+
+    from contextfold._stores import STATE_DB, open_store
+
+    state = _state_dir(ctx)
+    if not (state / STATE_DB).is_file():
+        raise InputError(
+            f"no proxy state here (no {STATE_DB}); run `contextfold proxy --state {state}` first", source=str(state)
+        )
+    found = _credential_tenant(ctx)
+    if not ctx.args.all and found is None:
+        raise InputError(
+            "no credential in the environment (CONTEXTFOLD_API_KEY, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, "
+            "OPENAI_API_KEY): set the one your client uses, or pass --all for every credential's counters"
+        )
+
+    async def read() -> list[tuple[str, Any]]:
+        store = open_store(state)
+        try:
+            tenants = await store.tenants() if ctx.args.all else [found[1]] if found else []
+            return [(t, s) for t in tenants for s in await store.session_stats(t)]
+        finally:
+            await store.aclose()
+
+    rows = asyncio.run(read())
+    if ctx.args.json:
+        out = [dict(s.to_dict(), tenant=t[:12]) if ctx.args.all else s.to_dict() for t, s in rows]
+        json.dump({"sessions": out}, ctx.stdout, indent=2)
+        ctx.stdout.write("\n")
+        return 0
+    from rich.table import Table
+
+    table = Table(title=f"contextfold proxy sessions ({state})")
+    if ctx.args.all:
+        table.add_column("tenant")
+    for name in ("session", "requests", "tokens in", "tokens out", "saved", "compactions", "offloads", "cache reuse"):
+        table.add_column(name, justify="left" if name == "session" else "right")
+    for tenant, s in rows:
+        saved = f"{1 - s.tokens_out / s.tokens_in:.0%}" if s.tokens_in else "-"
+        cells = [
+            s.session[:40],
+            str(s.requests),
+            str(s.tokens_in),
+            str(s.tokens_out),
+            saved,
+            str(s.compactions),
+            str(s.offloads),
+            str(s.cache_reuse),
+        ]
+        table.add_row(*([tenant[:12]] if ctx.args.all else []), *cells)
+    ctx.console().print(table)
+    if not rows:
+        print("no sessions for this credential yet", file=ctx.stdout)
+    return 0
+
+
+def _mcp(ctx: CLIContext) -> int:
+    found = _credential_tenant(ctx)
+    if found is None:
+        raise InputError(
+            "contextfold mcp needs your credential to find your content: set the variable your client uses "
+            "(CONTEXTFOLD_API_KEY, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or OPENAI_API_KEY) or pass --key-env VAR"
+        )
+    from contextfold.proxy._serve import serve_mcp
+
+    serve_mcp(_state_dir(ctx), found[1])
+    return 0

@@ -1,0 +1,65 @@
+"""`contextfold proxy`: context management for agents nobody here wrote, as an HTTP proxy in front of a provider.
+
+Point Claude Code (``ANTHROPIC_BASE_URL``), Codex CLI (a ``model_providers``
+entry) or any OpenAI/Anthropic SDK client at it; it forwards every request,
+compacted to the window with the library's digest, oversized tool results
+offloaded, prompt caching intact (between compactions the previous forwarded
+request is a prefix of the next), and fails open: when anything is unclear
+the client's request goes out unchanged. See ``docs/proxy.md``.
+
+Embedding::
+
+    import uvicorn
+    from contextfold.proxy import ProxyConfig, create_app
+
+    uvicorn.run(create_app(ProxyConfig(window=64_000)), host="127.0.0.1", port=8787)
+
+Needs the ``proxy`` extra: ``pip install 'contextfold[proxy]'``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from contextfold._errors import MissingExtraError
+from contextfold._stores import LineageRecord, SessionStats, SessionStore, StoreError, open_store
+from contextfold.proxy._config import (
+    AUTH_HEADER,
+    DEFAULT_ANTHROPIC_UPSTREAM,
+    DEFAULT_OPENAI_UPSTREAM,
+    DEFAULT_WINDOWS,
+    ProxyConfig,
+    UsageMode,
+    default_state_dir,
+)
+from contextfold.proxy._tenant import CREDENTIAL_ENV, tenant_of
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+
+__all__ = [
+    "AUTH_HEADER",
+    "CREDENTIAL_ENV",
+    "DEFAULT_ANTHROPIC_UPSTREAM",
+    "DEFAULT_OPENAI_UPSTREAM",
+    "DEFAULT_WINDOWS",
+    "LineageRecord",
+    "ProxyConfig",
+    "SessionStats",
+    "SessionStore",
+    "StoreError",
+    "UsageMode",
+    "create_app",
+    "default_state_dir",
+    "open_store",
+    "tenant_of",
+]
+
+
+def create_app(config: ProxyConfig, **kwargs: Any) -> Starlette:
+    """The proxy as a Starlette (ASGI) app; ``log=callable`` receives one redacted line per request."""
+    try:
+        from contextfold.proxy._app import create_app as _create
+    except ImportError as exc:  # pragma: no cover - exercised without the extra
+        raise MissingExtraError("contextfold proxy", "proxy", exc.name or "starlette") from exc
+    return _create(config, **kwargs)

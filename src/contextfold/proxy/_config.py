@@ -1,0 +1,144 @@
+"""`ProxyConfig`: everything the proxy app needs, validated once, with the documented defaults."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Literal
+
+from contextfold._errors import ConfigError
+
+if TYPE_CHECKING:
+    from contextfold._stores import SessionStore
+
+__all__ = [
+    "AUTH_HEADER",
+    "DEFAULT_ANTHROPIC_UPSTREAM",
+    "DEFAULT_OPENAI_UPSTREAM",
+    "DEFAULT_WINDOWS",
+    "ProxyConfig",
+    "UsageMode",
+    "default_state_dir",
+    "is_loopback",
+]
+
+AUTH_HEADER = "x-contextfold-auth"
+"""Header carrying the proxy's ``--auth-token`` (``Proxy-Authorization: Bearer TOKEN`` works too)."""
+DEFAULT_ANTHROPIC_UPSTREAM = "https://api.anthropic.com"
+DEFAULT_OPENAI_UPSTREAM = "https://api.openai.com/v1"
+DEFAULT_WINDOW = 128_000
+DEFAULT_WINDOWS: Mapping[str, int] = MappingProxyType(
+    {
+        "claude-": 200_000,
+        "gpt-5": 272_000,
+        "gpt-4.1": 1_047_576,
+        "gpt-4o": 128_000,
+        "gpt-4-turbo": 128_000,
+        "o1": 200_000,
+        "o3": 200_000,
+        "o4": 200_000,
+    }
+)
+"""Context windows by model-name prefix (the longest matching prefix wins); other models get 128,000."""
+
+UsageMode = Literal["real", "virtual"]
+
+
+def default_state_dir(env: Mapping[str, str] | None = None) -> Path:
+    """``$XDG_DATA_HOME/contextfold`` (``~/.local/share/contextfold``; ``%LOCALAPPDATA%`` on Windows)."""
+    env = os.environ if env is None else env
+    if env.get("XDG_DATA_HOME"):
+        return Path(env["XDG_DATA_HOME"]) / "contextfold"
+    if os.name == "nt" and env.get("LOCALAPPDATA"):
+        return Path(env["LOCALAPPDATA"]) / "contextfold"
+    return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "contextfold"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (``127.0.0.0/8``, ``::1``, ``localhost``)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProxyConfig:
+    """Settings of one proxy app (``contextfold proxy`` builds it from its flags)."""
+
+    anthropic_upstream: str = DEFAULT_ANTHROPIC_UPSTREAM
+    """Where ``/v1/messages`` (and any request with an Anthropic key) goes."""
+    openai_upstream: str = DEFAULT_OPENAI_UPSTREAM
+    """Where ``/v1/chat/completions``, ``/v1/responses`` and other OpenAI requests go (includes ``/v1``)."""
+    window: int | None = None
+    """One window for every model (``--window``); None uses `windows`."""
+    windows: Mapping[str, int] = field(default_factory=lambda: DEFAULT_WINDOWS)
+    """Window by model-name prefix, overridable."""
+    default_window: int = DEFAULT_WINDOW
+    """Window of a model no prefix matches."""
+    trigger_ratio: float = 0.8
+    """Compact when a forwarded request would pass this share of the window."""
+    state_dir: Path = field(default_factory=default_state_dir)
+    """Session store and workspace (offloaded content) live here."""
+    store: SessionStore | None = None
+    """A session store to use instead of the SQLite file in `state_dir` (embedding, other backends)."""
+    host: str = "127.0.0.1"
+    port: int = 8787
+    auth_token: str | None = None
+    """Required on every request when set (header ``x-contextfold-auth`` or ``Proxy-Authorization: Bearer``)."""
+    usage: UsageMode = "real"
+    """``real``: relay the upstream's usage; ``virtual``: report the tokens of the history the client sent."""
+    max_body_bytes: int = 64 * 1024 * 1024
+    """Request bodies above this are not parsed: they are streamed to the upstream unchanged."""
+    counter: str = "calibrated"
+    """Token counter spec (see `contextfold._tokens._factory.make_counter`)."""
+    quiet: bool = False
+    """No console line per request."""
+    connect_timeout: float = 30.0
+    read_timeout: float = 900.0
+    """Seconds between two chunks of an upstream response before the proxy gives up (long generations stream)."""
+
+    def __post_init__(self) -> None:
+        for name in ("anthropic_upstream", "openai_upstream"):
+            url = getattr(self, name)
+            if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+                raise ConfigError(f"ProxyConfig.{name}: must be an http:// or https:// URL (got {url!r})")
+            object.__setattr__(self, name, url.rstrip("/"))
+        if self.window is not None and (isinstance(self.window, bool) or self.window < 1000):
+            raise ConfigError(f"ProxyConfig.window: must be at least 1000 tokens (got {self.window!r})")
+        if not 0 < self.trigger_ratio <= 0.9:
+            raise ConfigError(f"ProxyConfig.trigger_ratio: must be in (0, 0.9] (got {self.trigger_ratio})")
+        if self.usage not in ("real", "virtual"):
+            raise ConfigError(f"ProxyConfig.usage: must be 'real' or 'virtual' (got {self.usage!r})")
+        if self.max_body_bytes < 1024:
+            raise ConfigError(f"ProxyConfig.max_body_bytes: must be at least 1024 (got {self.max_body_bytes})")
+        if not 0 <= self.port <= 65535:
+            raise ConfigError(f"ProxyConfig.port: must be 0-65535 (got {self.port})")
+        if self.auth_token is not None and len(self.auth_token) < 16:
+            raise ConfigError("ProxyConfig.auth_token: use at least 16 characters")
+        if not is_loopback(self.host) and not self.auth_token:
+            raise ConfigError(
+                f"binding {self.host} makes the proxy reachable from other machines: "
+                "set an auth token (--auth-token, at least 16 characters)"
+            )
+        for prefix, size in self.windows.items():
+            if not isinstance(size, int) or size < 1000:
+                raise ConfigError(f"ProxyConfig.windows[{prefix!r}]: must be at least 1000 tokens (got {size!r})")
+        object.__setattr__(self, "state_dir", Path(self.state_dir))
+
+    def window_for(self, model: str | None) -> int:
+        """The window of ``model``: `window` if set, else the longest matching prefix, else `default_window`."""
+        if self.window is not None:
+            return self.window
+        name = (model or "").lower()
+        best = ""
+        for prefix in self.windows:
+            if name.startswith(prefix.lower()) and len(prefix) > len(best):
+                best = prefix
+        return self.windows[best] if best else self.default_window

@@ -1,0 +1,522 @@
+"""The request rewrite: identify the lineage, splice the stored replacement, offload, compact at the trigger.
+
+Per request (a parsed body of one `WireFormat`):
+
+1. the message list is split into head (never compacted) and body; every
+   body message is hashed once (`message_hash`), and prefix hashes are
+   chained, so "the stored prefix is a prefix of this history" is one
+   comparison;
+2. the lineage record (tenant, session, lineage) is read; when its covered
+   prefix matches, the covered messages are replaced by the stored bytes,
+   and stored rewrites (oversized tool results cut and offloaded) replace
+   their messages; everything else is the client's own JSON;
+3. a new oversized tool result is cut by the library's splitter, the rest
+   offloaded to the tenant's workspace, and the rewrite stored;
+4. only when the forwarded request passes the trigger, the library's digest
+   strategy compacts it (cuts only between the client's wire messages, never
+   splitting one), the originals are archived, and the new record is stored
+   by compare-and-set: a concurrent compaction of the same lineage loses and
+   adopts the winner's record.
+
+Nothing here touches the network; every failure raises, and the app forwards
+the original bytes (fail open). Counting and hashing cost one pass over the
+body; message counts are cached by hash, so a long session costs O(new
+messages) in counting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import math
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import orjson
+
+from contextfold._config import ContextConfig
+from contextfold._errors import ContextOverflowError
+from contextfold._messages import Message, TextBlock, ToolResultBlock
+from contextfold._stores import LineageRecord, SessionStore
+from contextfold._tokens._counting import TokenCounter, count_messages
+from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._split import offload_oversized_result
+from contextfold.compaction._boundaries import DEFAULT_RULES
+from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold.proxy._config import ProxyConfig
+from contextfold.proxy._wire import (
+    EPHEMERAL,
+    WireFormat,
+    chain_hash,
+    count_breakpoints,
+    message_hash,
+    strip_breakpoints,
+    transfer_breakpoints,
+)
+
+__all__ = ["Engine", "Outcome", "lineage_of", "model_family", "session_of"]
+
+SESSION_HEADERS = ("x-contextfold-session", "x-claude-code-session-id", "session-id", "session_id")
+"""Headers naming the client's session, in order of preference (then ``prompt_cache_key``, then the first message)."""
+SUBAGENT_HEADER = "x-openai-subagent"
+MAX_BREAKPOINTS = 4
+_DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
+_CACHE_LIMIT = 200_000
+_LINEAGE_LIMIT = 10_000
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """What to forward for one request, and what happened (for headers, stats, metrics and the log)."""
+
+    body: bytes | None
+    """The rewritten body, or None: forward the client's original bytes."""
+    session: str
+    tokens_before: int = 0
+    tokens_after: int = 0
+    compacted: bool = False
+    offloads: int = 0
+    cache_reuse: int = 0
+    action: str = "pass"
+    """``pass`` (nothing to do), ``spliced`` (stored replacement used), ``compacted``, or why it passed through."""
+    seconds: float = 0.0
+    """Time the proxy spent on this request's rewrite (parse excluded), for per-request cost measurements."""
+
+
+def model_family(model: Any) -> str:
+    """A model name without its date or ``-latest`` suffix: ``claude-sonnet-4-5-20250929`` -> ``claude-sonnet-4-5``."""
+    name = model.lower() if isinstance(model, str) else ""
+    return _DATE_SUFFIX.sub("", name)
+
+
+def session_of(headers: Mapping[str, str], body: Mapping[str, Any], first: Any) -> str:
+    """The session id: an explicit header, the client's own id, ``prompt_cache_key``, else the first message's hash."""
+    for name in SESSION_HEADERS:
+        value = headers.get(name)
+        if value:
+            return value.strip()[:200]
+    key = body.get("prompt_cache_key")
+    if isinstance(key, str) and key:
+        return key[:200]
+    return "h-" + (message_hash(first)[:20] if first is not None else "empty")
+
+
+def lineage_of(fmt: WireFormat, body: Mapping[str, Any], head: Sequence[Any], headers: Mapping[str, str]) -> str:
+    """Hash of system prompt, tools and model family (plus a sub-agent marker): one lineage per agent."""
+    identity = [
+        fmt.name,
+        model_family(body.get("model")),
+        strip_breakpoints(fmt.system_identity(body, head)),
+        strip_breakpoints(body.get("tools")),
+        headers.get(SUBAGENT_HEADER, ""),
+    ]
+    return hashlib.blake2b(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS), digest_size=16).hexdigest()
+
+
+class _AlignRule:
+    """Cut only between the client's wire messages, never inside one, never after a message glued to the next."""
+
+    name = "wire_alignment"
+
+    def __init__(self, lo: int, safe: list[bool]) -> None:
+        self._lo = lo
+        self._safe = safe
+
+    def safe_cuts(self, messages: Sequence[Message]) -> list[bool]:
+        return [False] * self._lo + self._safe
+
+    def may_split(self, message: Message) -> bool:
+        return False
+
+
+class Engine:
+    """The proxy's rewrite logic over one store and one state directory (see the module docstring)."""
+
+    def __init__(self, config: ProxyConfig, store: SessionStore, counter: TokenCounter) -> None:
+        self.config = config
+        self.store = store
+        self.counter = counter
+        self.workspace_root = Path(config.state_dir) / "workspace"
+        self._counts: dict[str, int] = {}
+        self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
+        self._last_sent: dict[tuple[str, str, str], int] = {}
+
+    def workspace(self, tenant: str) -> LocalWorkspace:
+        """The tenant's workspace: every session of one credential shares it, no other credential sees it."""
+        return LocalWorkspace(self.workspace_root, tenant)
+
+    # -- counting --------------------------------------------------------------------------------
+
+    def _count(self, fmt: WireFormat, key: str, message: Any) -> int:
+        cached = self._counts.get(key)
+        if cached is None:
+            msgs = fmt.canonical(0, message)
+            cached = count_messages(self.counter, msgs) + sum(_opaque_tokens(m) for m in msgs)
+            if len(self._counts) > _CACHE_LIMIT:
+                self._counts.clear()
+            self._counts[key] = cached
+        return cached
+
+    def _fixed_tokens(self, fmt: WireFormat, body: Mapping[str, Any], head: Sequence[Any], lineage: str) -> int:
+        key = "sys:" + lineage
+        cached = self._counts.get(key)
+        if cached is None:
+            system = fmt.system_messages(body, head)
+            cached = count_messages(self.counter, system) + _tools_tokens(self.counter, body)
+            self._counts[key] = cached
+        return cached
+
+    # -- the request -----------------------------------------------------------------------------
+
+    async def rewrite(self, fmt: WireFormat, body: dict[str, Any], headers: Mapping[str, str], tenant: str) -> Outcome:
+        """Decide what to forward for one parsed request body (raises on anything unexpected: fail open)."""
+        started = time.perf_counter()
+        messages = fmt.messages_of(body)
+        if messages is None:
+            return Outcome(body=None, session="-", action="no message list")
+        split = fmt.split(body, messages)
+        client = split.body
+        session = session_of(headers, body, client[0] if client else None)
+        if fmt.name == "responses" and body.get("previous_response_id"):
+            return Outcome(body=None, session=session, action="previous_response_id: server-side state")
+        if not client:
+            return Outcome(body=None, session=session, action="no messages")
+        lineage = lineage_of(fmt, body, split.head, headers)
+        key = (tenant, session, lineage)
+        if len(self._locks) > _LINEAGE_LIMIT:  # forget idle lineages (the store's compare-and-set still orders them)
+            self._locks = {k: v for k, v in self._locks.items() if v.locked()}
+            self._last_sent.clear()
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            outcome = await self._rewrite_locked(fmt, body, headers, tenant, session, lineage, split.head, client)
+        self._last_sent[key] = outcome.tokens_after
+        return replace(outcome, seconds=time.perf_counter() - started)
+
+    async def _rewrite_locked(
+        self,
+        fmt: WireFormat,
+        body: dict[str, Any],
+        headers: Mapping[str, str],
+        tenant: str,
+        session: str,
+        lineage: str,
+        head: list[Any],
+        client: list[Any],
+    ) -> Outcome:
+        hashes = [message_hash(m) for m in client]
+        chains = [""]
+        for h in hashes:
+            chains.append(chain_hash(chains[-1], h))
+        record = await self.store.get_lineage(tenant, session, lineage)
+        base = record or LineageRecord(tenant=tenant, session=session, lineage=lineage)
+        matched = bool(
+            record is not None and 0 < record.covered < len(client) and chains[record.covered] == record.covered_hash
+        )
+        if record is not None and not matched and record.covered:
+            # The client's history no longer starts with what we compacted (it compacted itself, or edited):
+            # forward its own history; the next compaction replaces the stale record.
+            base = replace(record, covered=0, covered_hash="", replacement=b"[]", marked=None, tokens=0)
+        fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
+        before = fixed + sum(self._count(fmt, h, m) for h, m in zip(hashes, client, strict=True))
+        window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
+        ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
+        offloads = 0
+        rewrites = dict(base.rewrites)
+        new_rewrites = False
+        covered = base.covered
+        for i in range(covered, len(client)):
+            h = hashes[i]
+            message = client[i]
+            if h in rewrites or not fmt.has_tool_result(message):
+                continue
+            if self._count(fmt, h, message) <= ctx.result_limit:
+                continue
+            rewritten, n = await self._offload(fmt, i, message, tenant, ctx.result_limit)
+            if n:
+                rewrites[h] = rewritten
+                offloads += n
+                new_rewrites = True
+        record_now = replace(base, rewrites=MappingProxyType(rewrites)) if new_rewrites else base
+        forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, body)
+        compacted = False
+        if tokens > ctx.trigger_tokens:
+            made = await self._compact(fmt, body, head, record_now, client, hashes, chains, forwarded, tenant, ctx)
+            if made is not None:
+                forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
+                if tokens2 < tokens:
+                    record_now, forwarded, tokens, compacted = made, forwarded2, tokens2, True
+        changed = compacted or new_rewrites
+        if changed:
+            stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
+            if stored is None:  # another request of this lineage stored first: adopt its record if it fits
+                winner = await self.store.get_lineage(tenant, session, lineage)
+                if (
+                    winner is not None
+                    and 0 < winner.covered < len(client)
+                    and chains[winner.covered] == winner.covered_hash
+                ):
+                    forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
+                    record_now, compacted = winner, False
+        spliced = record_now.covered > 0 or any(h in record_now.rewrites for h in hashes[record_now.covered :])
+        previous = self._last_sent.get((tenant, session, lineage))
+        reuse = 0 if compacted or previous is None else min(previous, tokens)
+        if not spliced:
+            return Outcome(
+                body=None,
+                session=session,
+                tokens_before=before,
+                tokens_after=before,
+                action="pass",
+                cache_reuse=reuse,
+            )
+        data = self._serialize(fmt, body, head, forwarded)
+        return Outcome(
+            body=data,
+            session=session,
+            tokens_before=before,
+            tokens_after=tokens,
+            compacted=compacted,
+            offloads=offloads,
+            cache_reuse=reuse,
+            action="compacted" if compacted else "spliced",
+        )
+
+    # -- assembling and serializing --------------------------------------------------------------
+
+    def _assemble(
+        self,
+        fmt: WireFormat,
+        fixed: int,
+        record: LineageRecord,
+        client: list[Any],
+        hashes: list[str],
+        body: Mapping[str, Any],
+    ) -> tuple[list[Any], int]:
+        """Replacement elements plus the client's tail (rewrites applied) and their estimated tokens."""
+        tail: list[Any] = []
+        tokens = fixed + (record.tokens if record.covered else 0)
+        for i in range(record.covered, len(client)):
+            h = hashes[i]
+            stored = record.rewrites.get(h)
+            if stored is None:
+                tail.append(client[i])
+                tokens += self._count(fmt, h, client[i])
+            else:
+                tail.append(transfer_breakpoints(client[i], orjson.loads(stored)))
+                tokens += self._count(fmt, "rw:" + h, tail[-1])
+        if not record.covered:
+            return tail, tokens
+        replacement = record.replacement
+        if record.marked is not None:
+            outside = count_breakpoints(body.get("system")) + count_breakpoints(body.get("tools"))
+            if outside + count_breakpoints(tail) < MAX_BREAKPOINTS:
+                replacement = record.marked
+        return [_Raw(replacement), *tail], tokens
+
+    def _serialize(self, fmt: WireFormat, body: dict[str, Any], head: list[Any], forwarded: list[Any]) -> bytes:
+        """The body with its message list replaced; the stored replacement goes out byte for byte."""
+        parts: list[bytes] = [orjson.dumps(m) for m in head]
+        for item in forwarded:
+            if isinstance(item, _Raw):
+                inner = item.data[1:-1]
+                if inner:
+                    parts.append(inner)
+            else:
+                parts.append(orjson.dumps(item))
+        array = b"[" + b",".join(parts) + b"]"
+        out = dict(body)
+        out[fmt.key] = orjson.Fragment(array)
+        return orjson.dumps(out)
+
+    # -- offloading an oversized tool result -----------------------------------------------------
+
+    async def _offload(self, fmt: WireFormat, index: int, message: Any, tenant: str, limit: int) -> tuple[bytes, int]:
+        """Cut each oversized result of one wire message, offload the rest; the rewritten message and the count."""
+        workspace = self.workspace(tenant)
+        canon = fmt.canonical(index, message)
+        out: list[Message] = []
+        n = 0
+        for cm in canon:
+            if cm.role != "tool":
+                out.append(cm)
+                continue
+            blocks: list[Any] = []
+            for block in cm.content:
+                if not isinstance(block, ToolResultBlock):
+                    blocks.append(block)
+                    continue
+                kept, ref = await offload_oversized_result(
+                    block, limit=limit, counter=self.counter, offloader=workspace
+                )
+                if ref is not None:
+                    n += 1
+                    kept = _with_local_path(kept, workspace.resolve(ref.path), workspace.read_text(ref.path))
+                blocks.append(kept)
+            out.append(cm.replace(content=tuple(blocks)))
+        if not n:
+            return b"", 0
+        rendered = strip_breakpoints(fmt.render_one(out))
+        return orjson.dumps(rendered), n
+
+    # -- compaction ------------------------------------------------------------------------------
+
+    async def _compact(
+        self,
+        fmt: WireFormat,
+        body: Mapping[str, Any],
+        head: list[Any],
+        record: LineageRecord,
+        client: list[Any],
+        hashes: list[str],
+        chains: list[str],
+        forwarded: list[Any],
+        tenant: str,
+        ctx: ContextConfig,
+    ) -> LineageRecord | None:
+        """A new record whose replacement compacts the forwarded history, or None when nothing can be compacted."""
+        wire: list[Any] = []
+        for item in forwarded:
+            if isinstance(item, _Raw):
+                wire.extend(orjson.loads(item.data))
+            else:
+                wire.append(item)
+        rep_len = len(wire) - (len(client) - record.covered)
+        system = fmt.system_messages(body, head)
+        canon: list[Message] = []
+        safe: list[bool] = []
+        owner: list[int] = []
+        kept_tokens = 0
+        for w, message in enumerate(wire):
+            if fmt.must_keep(message):
+                # Carried forward verbatim whatever the cut: a fixed cost, not input to the digest.
+                kept_tokens += self._count(fmt, "keep:" + message_hash(message), message)
+                continue
+            parts = fmt.canonical(w, message)
+            for k, cm in enumerate(parts):
+                canon.append(cm)
+                owner.append(w)
+                glued = w > 0 and fmt.glued_to_next(wire[w - 1])
+                safe.append(k == 0 and not glued)
+        safe.append(False)  # never compact everything: the client's newest message always goes out as sent
+        lo = len(system)
+        tools_tokens = _tools_tokens(self.counter, body) + kept_tokens
+        per_token = ctx.trigger_ratio / ctx.safety_margin
+        planning_window = ctx.window - math.ceil(tools_tokens / per_token)
+        if planning_window <= 1000:
+            return None
+        planning = ctx.model_copy(update={"window": planning_window})
+        strategy = DigestStrategy(rules=(*DEFAULT_RULES, _AlignRule(lo, safe)))
+        messages = [*system, *canon]
+        try:
+            plan = strategy.plan(messages, counter=self.counter, config=planning)
+        except ContextOverflowError:
+            return None
+        if plan is None or not plan.compacted or plan.boundary.split is not None:
+            return None
+        cut = plan.boundary.cut - lo
+        cut_wire = owner[cut] if cut < len(owner) else len(wire)
+        if cut_wire == 0:
+            return None
+        workspace = self.workspace(tenant)
+        ref = await workspace.offload_context(plan.archived)
+        plan = plan.with_archive_ref(ref.path)
+        summary = _with_readback_note(plan.summary, ref.path, workspace.resolve(ref.path))
+        compacted_wire = wire[:cut_wire]
+        keep = [m for m in compacted_wire if fmt.must_keep(m)]
+        next_message = wire[cut_wire] if cut_wire < len(wire) else None
+        rendered = fmt.render_summary(summary, next_message)
+        if cut_wire >= rep_len:
+            new_covered = record.covered + (cut_wire - rep_len)
+            carried: list[Any] = []
+        else:
+            new_covered = record.covered
+            carried = wire[cut_wire:rep_len]
+        if new_covered >= len(client):
+            return None
+        ordered = [*keep, *rendered] if fmt.keep_first else [*rendered, *keep]
+        replacement = strip_breakpoints([*ordered, *carried])
+        client_breakpoints = count_breakpoints(client[record.covered : new_covered])
+        marked = None
+        if fmt.name == "anthropic" and client_breakpoints:
+            marked = orjson.dumps(_mark_last(replacement))
+        tokens = sum(self._count(fmt, "rep:" + message_hash(m), m) for m in replacement)
+        rewrites = {h: v for h, v in record.rewrites.items() if h in set(hashes[new_covered:])}
+        return replace(
+            record,
+            covered=new_covered,
+            covered_hash=chains[new_covered],
+            replacement=orjson.dumps(replacement),
+            marked=marked,
+            tokens=tokens,
+            compactions=record.compactions + 1,
+            rewrites=MappingProxyType(rewrites),
+            updated=time.time(),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
+
+    data: bytes
+
+
+def _tools_tokens(counter: TokenCounter, body: Mapping[str, Any]) -> int:
+    """Tokens of the tool definitions as sent: their JSON text (server and namespace tools have no schema of ours)."""
+    tools = body.get("tools")
+    if not tools:
+        return 0
+    return counter.count_text(orjson.dumps(tools).decode())
+
+
+def _opaque_tokens(message: Message) -> int:
+    """An item kept verbatim (reasoning, provider compaction) costs about its JSON size / 4."""
+    raw = message.meta.get("responses.raw")
+    if raw is None:
+        return 0
+    return len(orjson.dumps(raw)) // 4
+
+
+def _mark_last(replacement: list[Any]) -> list[Any]:
+    """The replacement with a cache breakpoint on the last block of its last message."""
+    out = list(replacement)
+    last = dict(out[-1])
+    content = last.get("content")
+    if isinstance(content, str):
+        last["content"] = [{"type": "text", "text": content, "cache_control": dict(EPHEMERAL)}]
+    elif isinstance(content, list) and content and isinstance(content[-1], dict):
+        last["content"] = [*content[:-1], {**content[-1], "cache_control": dict(EPHEMERAL)}]
+    out[-1] = last
+    return out
+
+
+def _with_readback_note(summary: Message, rel: str, path: Path) -> Message:
+    """The summary with a line saying how to read the archived originals (with or without the MCP server)."""
+    note = (
+        f"\n\nThe original messages are archived: read them with read_offloaded(path={rel!r}) or search them with "
+        f"search_offloaded (the contextfold MCP server), or read the file {path} directly."
+    )
+    first = summary.content[0]
+    if not isinstance(first, TextBlock):  # pragma: no cover - a summary is one text block
+        return summary
+    return summary.replace(content=(TextBlock(text=first.text + note, meta=first.meta), *summary.content[1:]))
+
+
+def _with_local_path(block: ToolResultBlock, path: Path, rest: str) -> ToolResultBlock:
+    """A cut tool result whose notice also gives the file's local path and the output's last lines."""
+    tail = rest[-600:]
+    if len(rest) > 600:
+        tail = tail[tail.find("\n") + 1 :] if "\n" in tail else tail
+    note = f"\nWithout those tools: the file is {path}; it ends with:\n{tail}"
+    content = list(block.content)
+    last = content[-1] if content else None
+    if isinstance(last, TextBlock):
+        content[-1] = TextBlock(text=last.text + note, meta=last.meta)
+    else:
+        content.append(TextBlock(text=note))
+    return replace(block, content=tuple(content))

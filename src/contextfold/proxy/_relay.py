@@ -1,0 +1,155 @@
+"""Forwarding to the upstream and relaying its answer: headers, streaming, errors, virtual usage.
+
+Responses are relayed chunk by chunk as they arrive (``aiter_raw``: no
+decoding, no buffering), with the upstream's status and headers. Only in
+the ``virtual`` usage mode, and only for a request the proxy shrank, the
+token counts in ``usage`` are raised by what the proxy removed, so the client
+sees the size of the history it sent; for a stream that touches only the
+events that carry ``usage`` (one event is held until its blank line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Mapping
+from typing import Any
+
+import orjson
+
+__all__ = [
+    "HOP_BY_HOP",
+    "adjust_usage",
+    "error_body",
+    "request_headers",
+    "response_headers",
+    "sse_adjust",
+    "upstream_url",
+]
+
+HOP_BY_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "trailers",
+        "transfer-encoding",
+        "upgrade",
+        "host",
+        "content-length",
+    }
+)
+_OWN_PREFIX = "x-contextfold-"
+
+
+def upstream_url(base: str, path: str, query: str, *, strip_v1: bool) -> str:
+    """The upstream URL of a request path: OpenAI's base already ends in ``/v1``."""
+    if strip_v1 and path.startswith("/v1/"):
+        path = path[3:]
+    elif strip_v1 and path == "/v1":
+        path = ""
+    return base + path + (f"?{query}" if query else "")
+
+
+def request_headers(headers: Iterable[tuple[str, str]], *, identity: bool) -> list[tuple[str, str]]:
+    """The client's headers as forwarded: credentials verbatim; hop-by-hop and our own headers removed."""
+    out: list[tuple[str, str]] = []
+    for name, value in headers:
+        low = name.lower()
+        if low in HOP_BY_HOP or low.startswith(_OWN_PREFIX):
+            continue
+        if identity and low == "accept-encoding":
+            continue
+        out.append((name, value))
+    if identity:
+        out.append(("accept-encoding", "identity"))
+    return out
+
+
+def response_headers(headers: Iterable[tuple[str, str]], *, keep_length: bool) -> list[tuple[str, str]]:
+    """The upstream's headers as relayed (hop-by-hop removed; the length only when the body is unchanged)."""
+    out: list[tuple[str, str]] = []
+    for name, value in headers:
+        low = name.lower()
+        if low == "content-length":
+            if keep_length:
+                out.append((name, value))
+            continue
+        if low in HOP_BY_HOP:
+            continue
+        out.append((name, value))
+    return out
+
+
+def error_body(provider: str, message: str) -> bytes:
+    """An error in the provider's own shape (for an upstream the proxy could not reach)."""
+    if provider == "anthropic":
+        return orjson.dumps({"type": "error", "error": {"type": "api_error", "message": message}})
+    return orjson.dumps({"error": {"message": message, "type": "api_error", "param": None, "code": "upstream_error"}})
+
+
+def adjust_usage(obj: Any, delta: int) -> bool:
+    """Add ``delta`` input tokens to every ``usage`` in a response object; whether one was found."""
+    found = False
+    if not isinstance(obj, dict):
+        return False
+    usage = obj.get("usage")
+    if isinstance(usage, dict):
+        for key in ("input_tokens", "prompt_tokens"):
+            value = usage.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                usage[key] = value + delta
+                found = True
+        total = usage.get("total_tokens")
+        if found and isinstance(total, int) and not isinstance(total, bool):
+            usage["total_tokens"] = total + delta
+    for key in ("message", "response"):
+        inner = obj.get(key)
+        if isinstance(inner, dict):
+            found = adjust_usage(inner, delta) or found
+    return found
+
+
+async def sse_adjust(chunks: AsyncIterator[bytes], delta: int) -> AsyncIterator[bytes]:
+    """Relay a server-sent-event stream, raising usage counts in the events that carry them."""
+    pending = b""
+    async for chunk in chunks:
+        pending += chunk
+        while True:
+            cut = _event_end(pending)
+            if cut < 0:
+                break
+            event, pending = pending[:cut], pending[cut:]
+            yield _adjust_event(event, delta) if b'"usage"' in event else event
+    if pending:
+        yield _adjust_event(pending, delta) if b'"usage"' in pending else pending
+
+
+def _event_end(data: bytes) -> int:
+    """Index just after the first complete event (its blank line), or -1."""
+    ends = [i for i in (data.find(b"\n\n"), data.find(b"\r\n\r\n")) if i >= 0]
+    if not ends:
+        return -1
+    i = min(ends)
+    return i + (4 if data[i : i + 4] == b"\r\n\r\n" else 2)
+
+
+def _adjust_event(event: bytes, delta: int) -> bytes:
+    lines = event.split(b"\n")
+    for n, line in enumerate(lines):
+        if not line.startswith(b"data:"):
+            continue
+        payload = line[5:].strip()
+        try:
+            obj = orjson.loads(payload)
+        except orjson.JSONDecodeError:
+            return event
+        if adjust_usage(obj, delta):
+            lines[n] = b"data: " + orjson.dumps(obj)
+    return b"\n".join(lines)
+
+
+def header_map(headers: Iterable[tuple[str, str]]) -> Mapping[str, str]:
+    """Lower-case header names to values (the last one wins)."""
+    return {k.lower(): v for k, v in headers}

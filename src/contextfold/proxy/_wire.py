@@ -1,0 +1,349 @@
+"""The three wire formats the proxy rewrites, seen as lists of messages it can hash, count, cut and splice.
+
+A request body is parsed once (orjson). Its message list is split into a
+*head* that is never compacted (OpenAI's leading system/developer messages,
+Responses' leading system/developer items; Anthropic keeps its system prompt
+in ``system``) and a *body*. Each body message is handled as the client's own
+JSON object, never re-rendered: the proxy only drops a covered prefix,
+splices stored bytes in front, and (for an oversized tool result) swaps one
+message for a stored rewrite. The library's formats convert single messages
+to canonical `Message`s for counting and compaction, and render the summary.
+
+`message_hash` is canonical: it ignores ``cache_control`` anywhere in the
+message and a lone text's string-vs-block form, so a client that moves its
+breakpoints, or writes the same text once as ``"x"`` and once as
+``[{"type": "text", "text": "x"}]``, still matches its stored lineage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+import orjson
+
+from contextfold._errors import InputError
+from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic
+from contextfold._formats._openai import messages_to_openai, openai_to_messages
+from contextfold._formats._responses import (
+    KEEP_TYPES,
+    item_type,
+    parse_item,
+    render_message,
+    responses_to_messages,
+)
+from contextfold._messages import Message
+
+__all__ = [
+    "FORMATS",
+    "WireFormat",
+    "WireName",
+    "chain_hash",
+    "message_hash",
+    "strip_breakpoints",
+]
+
+WireName: TypeAlias = Literal["anthropic", "openai", "responses"]
+_TEXT_TYPES = frozenset({"text", "input_text", "output_text"})
+_BREAKPOINT = "cache_control"
+EPHEMERAL: Mapping[str, Any] = {"type": "ephemeral"}
+
+
+def _lone_text(parts: list[Any]) -> Any:
+    """A list holding one plain text part, as its string; anything else unchanged."""
+    if len(parts) == 1:
+        only = parts[0]
+        if isinstance(only, dict) and len(only) == 2 and only.get("type") in _TEXT_TYPES and "text" in only:
+            return only["text"]
+    return parts
+
+
+def _canon_parts(parts: list[Any]) -> Any:
+    out: list[Any] | None = None
+    for i, part in enumerate(parts):
+        new = _canon_node(part)
+        if new is not part and out is None:
+            out = list(parts[:i])
+        if out is not None:
+            out.append(new)
+    return _lone_text(out if out is not None else parts)
+
+
+def _canon_node(node: Any) -> Any:
+    """A message, block or part without breakpoints, lone texts as strings (only where those can occur)."""
+    if not isinstance(node, dict):
+        return node
+    changed = _BREAKPOINT in node
+    nested: dict[str, Any] = {}
+    for key in ("content", "output"):
+        value = node.get(key)
+        if isinstance(value, list):
+            new = _canon_parts(value)
+            if new is not value:
+                nested[key] = new
+    if not changed and not nested:
+        return node
+    out = {k: v for k, v in node.items() if k != _BREAKPOINT}
+    out.update(nested)
+    return out
+
+
+def message_hash(message: Any) -> str:
+    """Canonical hash of one wire message (see the module docstring), 32 hex digits.
+
+    Only the places where breakpoints and text parts live are walked (the message, its blocks, a tool result's
+    blocks); everything else is hashed as it is. SHA-256: hardware-accelerated here, faster than BLAKE2.
+    """
+    return hashlib.sha256(orjson.dumps(_canon_node(message))).hexdigest()[:32]
+
+
+def chain_hash(previous: str, item: str) -> str:
+    """The hash of a prefix extended by one message hash (a prefix's identity, in O(1) per step)."""
+    return hashlib.blake2b(f"{previous}:{item}".encode(), digest_size=16).hexdigest()
+
+
+def count_breakpoints(value: Any) -> int:
+    """Number of ``cache_control`` markers anywhere in ``value`` (Anthropic allows at most four)."""
+    if isinstance(value, dict):
+        return (_BREAKPOINT in value) + sum(count_breakpoints(v) for v in value.values() if isinstance(v, dict | list))
+    if isinstance(value, list):
+        return sum(count_breakpoints(v) for v in value if isinstance(v, dict | list))
+    return 0
+
+
+def strip_breakpoints(value: Any) -> Any:
+    """A copy of ``value`` without any ``cache_control`` marker."""
+    if isinstance(value, dict):
+        return {k: strip_breakpoints(v) for k, v in value.items() if k != _BREAKPOINT}
+    if isinstance(value, list):
+        return [strip_breakpoints(v) for v in value]
+    return value
+
+
+def transfer_breakpoints(client: Any, rewritten: dict[str, Any]) -> dict[str, Any]:
+    """``rewritten`` with the client's current breakpoints put back on the same blocks (by position)."""
+    if not isinstance(client, dict):
+        return rewritten
+    out = dict(rewritten)
+    if _BREAKPOINT in client:
+        out[_BREAKPOINT] = client[_BREAKPOINT]
+    theirs, ours = client.get("content"), out.get("content")
+    if isinstance(theirs, list) and isinstance(ours, list):
+        blocks = list(ours)
+        for i, block in enumerate(theirs):
+            if i < len(blocks) and isinstance(block, dict) and _BREAKPOINT in block and isinstance(blocks[i], dict):
+                blocks[i] = {**blocks[i], _BREAKPOINT: block[_BREAKPOINT]}
+        out["content"] = blocks
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A request's message list cut into what is never compacted and what may be."""
+
+    head: list[Any]
+    body: list[Any]
+
+
+class WireFormat:
+    """One wire format: where its messages live and how one becomes canonical."""
+
+    name: WireName = "openai"
+    key = "messages"
+    """The body key holding the message list."""
+    summary_role = "user"
+    keep_first = True
+    """Carried items go before the summary (provider memory of the earliest turns) rather than after it."""
+
+    def messages_of(self, body: Mapping[str, Any]) -> list[Any] | None:
+        """The message list of a request body, or None when it has none we can work on."""
+        value = body.get(self.key)
+        return value if isinstance(value, list) else None
+
+    def split(self, body: Mapping[str, Any], messages: list[Any]) -> Split:
+        """Head (never compacted) and body of the message list."""
+        n = 0
+        while n < len(messages) and self._is_head(messages[n]):
+            n += 1
+        return Split(messages[:n], messages[n:])
+
+    def _is_head(self, message: Any) -> bool:
+        return isinstance(message, dict) and message.get("role") in ("system", "developer")
+
+    def system_messages(self, body: Mapping[str, Any], head: Sequence[Any]) -> list[Message]:
+        """Canonical system messages: the prompt, never compacted."""
+        return openai_to_messages(head) if head else []
+
+    def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
+        """What, besides tools and the model family, names the lineage (the system prompt as sent)."""
+        return head
+
+    def canonical(self, index: int, message: Any) -> list[Message]:
+        """One wire message as canonical messages (one or more, in order)."""
+        return openai_to_messages([message])
+
+    def is_user(self, message: Any) -> bool:
+        """Whether a wire message is a user turn (the summary may not be followed by one where that matters)."""
+        return isinstance(message, dict) and message.get("role") == "user"
+
+    def must_keep(self, message: Any) -> bool:
+        """Whether a compacted message must nevertheless be carried forward verbatim (provider memory)."""
+        return False
+
+    def glued_to_next(self, message: Any) -> bool:
+        """Whether no cut may fall right after this message (it needs the next one)."""
+        return False
+
+    def render_summary(self, summary: Message, next_message: Any | None) -> list[dict[str, Any]]:
+        """The wire messages that stand for the compacted part (the summary, plus what the format needs)."""
+        return messages_to_openai([summary])
+
+    def render_one(self, messages: Sequence[Message]) -> dict[str, Any]:
+        """The canonical messages of one wire message rendered back into one wire message."""
+        [one] = messages_to_openai(messages)
+        return one
+
+    def has_tool_result(self, message: Any) -> bool:
+        """Whether a wire message carries a tool result (only those are cut when oversized)."""
+        return isinstance(message, dict) and message.get("role") == "tool"
+
+
+class OpenAIChat(WireFormat):
+    """``POST /v1/chat/completions``."""
+
+    name: WireName = "openai"
+
+
+class AnthropicMessages(WireFormat):
+    """``POST /v1/messages``: system prompt at the top level, tool results inside user messages."""
+
+    name: WireName = "anthropic"
+    keep_first = False
+
+    def _is_head(self, message: Any) -> bool:
+        return False
+
+    def system_messages(self, body: Mapping[str, Any], head: Sequence[Any]) -> list[Message]:
+        system = body.get("system")
+        if system is None:
+            return []
+        return anthropic_to_messages([], system)
+
+    def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
+        return body.get("system")
+
+    def canonical(self, index: int, message: Any) -> list[Message]:
+        try:
+            if isinstance(message, dict) and message.get("role") == "system":
+                raise InputError("a system message inside 'messages'")
+            return anthropic_to_messages([message])
+        except InputError:
+            return anthropic_to_messages([_lenient(message)])
+
+    def must_keep(self, message: Any) -> bool:
+        # Claude Code's per-turn-control beta puts `role: system` messages (environment, date, deferred tools)
+        # inside `messages`: context the model needs, never ours to summarize away.
+        return isinstance(message, dict) and message.get("role") == "system"
+
+    def render_summary(self, summary: Message, next_message: Any | None) -> list[dict[str, Any]]:
+        _, rendered = messages_to_anthropic([summary])
+        if next_message is not None and self.is_user(next_message):
+            # Keep the roles alternating: a short assistant turn between the summary and the next user turn.
+            rendered.append({"role": "assistant", "content": [{"type": "text", "text": "Noted."}]})
+        return rendered
+
+    def render_one(self, messages: Sequence[Message]) -> dict[str, Any]:
+        _, rendered = messages_to_anthropic(messages)
+        [one] = rendered
+        return one
+
+    def has_tool_result(self, message: Any) -> bool:
+        if not isinstance(message, dict) or message.get("role") != "user":
+            return False
+        content = message.get("content")
+        return isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("type") == "tool_result" for b in content
+        )
+
+
+_ANTHROPIC_USER_BLOCKS = frozenset({"text", "image", "document", "tool_result"})
+_ANTHROPIC_ASSISTANT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use"})
+
+
+def _lenient(message: Any) -> dict[str, Any]:
+    """A message the canonical model can read, for counting and digesting only (never forwarded).
+
+    A ``system`` role becomes ``user``; blocks the model does not know (server tools, references, future
+    types) become a short text naming them, so the known blocks (tool calls, results) keep their pairing.
+    """
+    if not isinstance(message, dict):
+        raise InputError(f"expected a message object, found {type(message).__name__}")
+    role = "assistant" if message.get("role") == "assistant" else "user"
+    content = message.get("content")
+    allowed = _ANTHROPIC_ASSISTANT_BLOCKS if role == "assistant" else _ANTHROPIC_USER_BLOCKS
+    if isinstance(content, list):
+        blocks = []
+        for block in content:
+            if isinstance(block, dict) and block.get("type") in allowed:
+                blocks.append(block)
+            else:
+                kind = block.get("type") if isinstance(block, dict) else type(block).__name__
+                blocks.append({"type": "text", "text": f"[{kind}] " + orjson.dumps(block).decode()[:2000]})
+        content = blocks
+    elif not isinstance(content, str):
+        content = orjson.dumps(content).decode()
+    return {"role": role, "content": content}
+
+
+class Responses(WireFormat):
+    """``POST /v1/responses``: ``instructions`` plus ``input`` items, one item per canonical message."""
+
+    name: WireName = "responses"
+    key = "input"
+
+    def system_messages(self, body: Mapping[str, Any], head: Sequence[Any]) -> list[Message]:
+        instructions = body.get("instructions")
+        return responses_to_messages(list(head), instructions if isinstance(instructions, str) else None)
+
+    def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
+        return [body.get("instructions"), head]
+
+    def _is_head(self, message: Any) -> bool:
+        return (
+            isinstance(message, dict)
+            and item_type(message) == "message"
+            and message.get("role")
+            in (
+                "system",
+                "developer",
+            )
+        )
+
+    def canonical(self, index: int, message: Any) -> list[Message]:
+        return [parse_item(index, message)]
+
+    def must_keep(self, message: Any) -> bool:
+        return isinstance(message, dict) and item_type(message) in KEEP_TYPES
+
+    def glued_to_next(self, message: Any) -> bool:
+        return isinstance(message, dict) and item_type(message) == "reasoning"
+
+    def render_summary(self, summary: Message, next_message: Any | None) -> list[dict[str, Any]]:
+        return render_message(0, summary)
+
+    def render_one(self, messages: Sequence[Message]) -> dict[str, Any]:
+        [message] = messages
+        [one] = render_message(0, message)
+        return one
+
+    def has_tool_result(self, message: Any) -> bool:
+        return isinstance(message, dict) and item_type(message) in ("function_call_output", "custom_tool_call_output")
+
+
+FORMATS: dict[WireName, WireFormat] = {
+    "anthropic": AnthropicMessages(),
+    "openai": OpenAIChat(),
+    "responses": Responses(),
+}

@@ -1,0 +1,345 @@
+"""The rewrite engine without HTTP: lineage matching, prefix stability, concurrency, provider items kept intact."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from pathlib import Path
+from typing import Any
+
+import orjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextfold._formats._responses import responses_to_messages
+from contextfold._formats._validate import validate
+from contextfold._stores._sqlite import SQLiteStore
+from contextfold._tokens._counting import BytesCounter
+from contextfold.proxy import ProxyConfig
+from contextfold.proxy._engine import Engine, Outcome
+from contextfold.proxy._wire import FORMATS, message_hash
+
+TENANT = "t" * 32
+
+
+def _engine(path: Path, window: int = 3000) -> Engine:
+    config = ProxyConfig(window=window, state_dir=path)
+    return Engine(config, SQLiteStore(path / "state.sqlite3"), BytesCounter())
+
+
+def _body(messages: list[Any]) -> dict[str, Any]:
+    return {"model": "claude-sonnet-4-5", "max_tokens": 100, "system": "be useful", "messages": messages}
+
+
+def _forwarded(outcome: Outcome, original: dict[str, Any]) -> bytes:
+    return outcome.body if outcome.body is not None else orjson.dumps(original)
+
+
+def _claude_code_style(messages: list[Any], flips: set[int]) -> list[Any]:
+    """What a client like Claude Code sends: a breakpoint on its newest message, some texts in block form."""
+    out = []
+    for i, m in enumerate(messages):
+        m = copy.deepcopy(m)
+        if i in flips and isinstance(m["content"], str):
+            m["content"] = [{"type": "text", "text": m["content"]}]
+        out.append(m)
+    last = out[-1]
+    if isinstance(last["content"], str):
+        last["content"] = [{"type": "text", "text": last["content"]}]
+    last["content"][-1]["cache_control"] = {"type": "ephemeral"}
+    return out
+
+
+turns = st.lists(st.tuples(st.integers(100, 400), st.integers(100, 400)), min_size=15, max_size=40)
+
+
+@settings(max_examples=12, deadline=None)
+@given(turns, st.sets(st.integers(0, 80), max_size=10), st.booleans())
+def test_between_compactions_the_forwarded_prefix_never_changes(
+    tmp_path_factory: Any, sizes: list[tuple[int, int]], flips: set[int], claude_code: bool
+) -> None:
+    path = tmp_path_factory.mktemp("engine")
+
+    async def run() -> None:
+        engine = _engine(path)
+        history: list[Any] = []
+        previous: bytes | None = None
+        compactions = 0
+        for n, (user, assistant) in enumerate(sizes):
+            history.append({"role": "user", "content": f"u{n} " + "word " * user})
+            sent = _claude_code_style(history, flips) if claude_code else copy.deepcopy(history)
+            body = _body(sent)
+            outcome = await engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT)
+            data = _forwarded(outcome, body)
+            forwarded = orjson.loads(data)["messages"]
+            if outcome.compacted:
+                compactions += 1
+            elif previous is not None and outcome.body is not None:
+                before = orjson.loads(previous)["messages"]
+                # the replacement goes out byte for byte, and the client's own messages as the client sent them
+                k = len(forwarded) - (len(sent) - _covered(forwarded, sent))
+                assert orjson.dumps(forwarded[:k]) == orjson.dumps(before[:k])
+                if not claude_code:
+                    assert data.startswith(previous[: previous.index(b"]}", len(previous) - 40)])
+            tail = forwarded[len(forwarded) - (len(sent) - _covered(forwarded, sent)) :]
+            assert tail == sent[len(sent) - len(tail) :]
+            assert outcome.tokens_after <= 3000 or not outcome.compacted
+            previous = data if outcome.body is not None else None
+            history.append({"role": "assistant", "content": f"a{n} " + "reply " * assistant})
+        assert compactions >= 1
+
+    asyncio.run(run())
+
+
+def _covered(forwarded: list[Any], sent: list[Any]) -> int:
+    """How many of the client's messages the forwarded list replaced (the longest common suffix rule)."""
+    k = 0
+    while k < len(sent) and k < len(forwarded) and forwarded[-1 - k] == sent[-1 - k]:
+        k += 1
+    return len(sent) - k
+
+
+def test_a_client_that_resends_an_unchanged_history_gets_identical_bytes(tmp_path: Path) -> None:
+    async def run() -> None:
+        engine = _engine(tmp_path)
+        history = [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i} " + "text " * 300} for i in range(13)
+        ]
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        again = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        fresh = await _engine(tmp_path).rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert first.compacted and not again.compacted and not fresh.compacted
+        assert first.body == again.body == fresh.body
+
+    asyncio.run(run())
+
+
+def test_concurrent_requests_produce_one_compaction(tmp_path: Path) -> None:
+    history = [{"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i} " + "text " * 300} for i in range(15)]
+
+    async def run() -> list[Outcome]:
+        # Two engines on one store file stand for two proxy processes: only the store's compare-and-set orders them.
+        engines = [_engine(tmp_path), _engine(tmp_path)]
+        jobs = [
+            engines[n % 2].rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT) for n in range(6)
+        ]
+        return list(await asyncio.gather(*jobs))
+
+    outcomes = asyncio.run(run())
+    bodies = {o.body for o in outcomes}
+    assert len(bodies) == 1  # every request forwarded the same compaction
+
+    async def stored() -> int:
+        store = SQLiteStore(tmp_path / "state.sqlite3")
+        session = outcomes[0].session
+        from contextfold.proxy._engine import lineage_of
+
+        lineage = lineage_of(FORMATS["anthropic"], _body(history), [], {})
+        record = await store.get_lineage(TENANT, session, lineage)
+        await store.aclose()
+        assert record is not None
+        return record.compactions
+
+    assert asyncio.run(stored()) == 1
+
+
+def test_a_client_that_compacted_itself_is_forwarded_as_sent(tmp_path: Path) -> None:
+    async def run() -> None:
+        engine = _engine(tmp_path)
+        history = [
+            {"role": "user" if i % 2 == 0 else "assistant", "content": f"m{i} " + "text " * 300} for i in range(13)
+        ]
+        headers = {"x-claude-code-session-id": "s1"}
+        first = await engine.rewrite(FORMATS["anthropic"], _body(history), headers, TENANT)
+        assert first.compacted
+        own = [{"role": "user", "content": "Summary written by the client itself."}]
+        after = await engine.rewrite(FORMATS["anthropic"], _body(own), headers, TENANT)
+        assert after.body is None and after.action == "pass"
+
+    asyncio.run(run())
+
+
+def test_responses_items_the_provider_owns_are_never_altered(tmp_path: Path) -> None:
+    items: list[Any] = [
+        {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "rules"}]},
+        {"type": "compaction", "encrypted_content": "PROVIDER-SUMMARY"},
+    ]
+    for n in range(12):
+        items.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": f"task {n}"}]})
+        items.append(
+            {
+                "type": "reasoning",
+                "id": f"rs_{n}",
+                "summary": [{"type": "summary_text", "text": "think"}],
+                "encrypted_content": f"ENC{n}" * 20,
+            }
+        )
+        items.append({"type": "function_call", "call_id": f"c{n}", "name": "shell", "arguments": '{"cmd":"ls"}'})
+        items.append({"type": "function_call_output", "call_id": f"c{n}", "output": "file " * 300})
+    body = {"model": "gpt-5-codex", "instructions": "You are Codex.", "input": items, "prompt_cache_key": "conv-1"}
+
+    async def run() -> Outcome:
+        return await _engine(tmp_path, window=6000).rewrite(FORMATS["responses"], copy.deepcopy(body), {}, TENANT)
+
+    outcome = asyncio.run(run())
+    assert outcome.compacted and outcome.body is not None
+    sent = orjson.loads(outcome.body)
+    out = sent["input"]
+    assert sent["instructions"] == "You are Codex." and out[0] == items[0]  # head untouched
+    assert out[1] == {"type": "compaction", "encrypted_content": "PROVIDER-SUMMARY"}  # carried, verbatim
+    assert out[2]["role"] == "user" and "Summary of earlier conversation" in out[2]["content"][0]["text"]
+    kept = out[3:]
+    assert kept == items[len(items) - len(kept) :]  # the client's own items, untouched
+    assert kept[0]["type"] != "function_call_output"
+    assert not [p for p in validate(responses_to_messages(out, "x"), "responses") if p.blocking]
+    for i, item in enumerate(kept[:-1]):
+        if item["type"] == "reasoning":
+            assert kept[i + 1]["type"] == "function_call"  # never cut right after a reasoning item
+
+
+def test_previous_response_id_passes_through(tmp_path: Path) -> None:
+    body = {"model": "gpt-5", "previous_response_id": "resp_1", "input": [{"role": "user", "content": "x " * 9000}]}
+    outcome = asyncio.run(_engine(tmp_path).rewrite(FORMATS["responses"], body, {}, TENANT))
+    assert outcome.body is None and "previous_response_id" in outcome.action
+
+
+def test_message_hash_ignores_breakpoints_and_lone_text_form() -> None:
+    plain = {"role": "user", "content": "hello"}
+    block = {"role": "user", "content": [{"type": "text", "text": "hello", "cache_control": {"type": "ephemeral"}}]}
+    other = {"role": "user", "content": "hello!"}
+    assert message_hash(plain) == message_hash(block) != message_hash(other)
+    two = {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}
+    assert message_hash(two) != message_hash({"role": "user", "content": "ab"})
+
+
+def test_oversized_tool_result_is_cut_once_and_the_same_rewrite_goes_out_again(tmp_path: Path) -> None:
+    output = "\n".join(f"row {i}: " + "x" * 60 for i in range(3000))
+    history: list[Any] = [
+        {"role": "user", "content": "run it"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {"c": "cat"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]},
+    ]
+
+    async def run() -> tuple[Outcome, Outcome]:
+        engine = _engine(tmp_path, window=200_000)
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        history.append({"role": "assistant", "content": "ok"})
+        history.append({"role": "user", "content": "next"})
+        second = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        return first, second
+
+    first, second = asyncio.run(run())
+    assert first.offloads == 1 and second.offloads == 0 and not first.compacted
+    a = orjson.loads(first.body or b"")["messages"]
+    b = orjson.loads(second.body or b"")["messages"]
+    assert a[2] == b[2]
+    content = a[2]["content"][0]["content"]
+    text = content if isinstance(content, str) else "\n".join(b["text"] for b in content)
+    assert "<<<TRUNCATED>>>" in text and "read_offloaded" in text and "Without those tools: the file is" in text
+    assert "row 2999" in text  # the tail excerpt
+    path = text.split("the file is ")[1].split(";")[0]
+    assert Path(path).read_text().endswith("row 2999: " + "x" * 60)
+
+
+def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_path: Path) -> None:
+    """Facts from /work/coord/clients.md: `role: system` messages inside `messages`, signed thinking, one breakpoint."""
+    env = {"role": "system", "content": "# Environment\ncwd: /repo\nDeferred tools: ToolSearch"}
+    messages: list[Any] = [{"role": "user", "content": [{"type": "text", "text": "fix the build"}]}, env]
+    body = {
+        "model": "claude-opus-5-5",
+        "messages": messages,
+        "system": [{"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}}],
+        "tools": [{"name": "Bash", "input_schema": {"type": "object"}, "defer_loading": False}],
+        "max_tokens": 128000,
+        "context_management": {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]},
+    }
+    headers = {"x-claude-code-session-id": "2b1c"}
+
+    async def run() -> list[Outcome]:
+        engine = _engine(tmp_path, window=20_000)
+        outs = []
+        for n in range(24):
+            for m in messages:
+                if isinstance(m["content"], list):
+                    for b in m["content"]:
+                        b.pop("cache_control", None)
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": [
+                        {"type": "thinking", "thinking": "", "signature": f"SIG{n}"},
+                        {"type": "server_tool_use", "id": f"srv_{n}", "name": "web_search", "input": {}},
+                        {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": f"seq {n}"}},
+                    ],
+                }
+            )
+            output = "\n".join(str(i) for i in range(1500))
+            messages.append(
+                {
+                    "role": "user",
+                    "content": [
+                        {
+                            "tool_use_id": f"toolu_{n}",
+                            "type": "tool_result",
+                            "content": output,
+                            "cache_control": {"type": "ephemeral"},
+                        }
+                    ],
+                }
+            )
+            outs.append(await engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), headers, TENANT))
+        return outs
+
+    outs = asyncio.run(run())
+    assert sum(o.compacted for o in outs) >= 2
+    assert all(o.session == "2b1c" for o in outs)
+    last = orjson.loads(outs[-1].body or b"")
+    forwarded = last["messages"]
+    assert env in forwarded  # carried verbatim, never summarized away
+    assert last["system"] == body["system"] and last["context_management"] == body["context_management"]
+    client_tail = [m for m in forwarded if m in messages]
+    assert client_tail[-1] == messages[-1]  # the newest breakpoint as the client placed it
+    for m in forwarded:
+        if m["role"] == "assistant" and isinstance(m["content"], list) and m["content"][0]["type"] == "thinking":
+            assert m in messages  # signed thinking only ever goes out as the client sent it
+    assert sum(json_count(m) for m in forwarded) + 1 <= 4  # breakpoints within Anthropic's limit
+
+
+def json_count(value: Any) -> int:
+    return orjson.dumps(value).count(b'"cache_control"')
+
+
+def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path: Path) -> None:
+    """The digest may prefer to compact everything when the newest group alone passes its recent cap; the client's
+    newest message must stay, so the cut falls before that group instead (else the request went out uncompacted)."""
+    body: dict[str, Any] = {
+        "model": "claude-x",
+        "max_tokens": 10,
+        "system": "be careful",
+        "tools": [{"name": "Write", "input_schema": {"type": "object"}, "description": "d " * 16000}],
+        "messages": [{"role": "user", "content": "go"}],
+    }
+    msgs = body["messages"]
+    for n in range(8):
+        msgs.append(
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": f"t{n}", "name": "Write", "input": {"c": "w " * 1000}}],
+            }
+        )
+        msgs.append(
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": "word " * 1600}]}
+        )
+    msgs.append(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "big", "name": "Write", "input": {"c": "w " * 8000}}],
+        }
+    )
+    msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
+    outcome = asyncio.run(
+        _engine(tmp_path, window=40_000).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT)
+    )
+    assert outcome.compacted and outcome.tokens_after <= 32_000
+    forwarded = orjson.loads(outcome.body or b"")["messages"]
+    assert forwarded[-2:] == msgs[-2:]

@@ -1,0 +1,38 @@
+"""The proxy's dependencies stay out of `import contextfold` (and out of `import contextfold.proxy`)."""
+
+import subprocess
+import sys
+
+HEAVY = ("starlette", "uvicorn", "httpx2", "mcp", "prometheus_client", "anyio", "rich")
+
+
+def test_core_and_proxy_package_imports_stay_light() -> None:
+    code = f"import sys, contextfold, contextfold.proxy\nprint([m for m in {HEAVY!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_public_proxy_names() -> None:
+    import contextfold.proxy as proxy
+
+    assert sorted(proxy.__all__) == sorted(
+        [
+            "AUTH_HEADER",
+            "CREDENTIAL_ENV",
+            "DEFAULT_ANTHROPIC_UPSTREAM",
+            "DEFAULT_OPENAI_UPSTREAM",
+            "DEFAULT_WINDOWS",
+            "LineageRecord",
+            "ProxyConfig",
+            "SessionStats",
+            "SessionStore",
+            "StoreError",
+            "UsageMode",
+            "create_app",
+            "default_state_dir",
+            "open_store",
+            "tenant_of",
+        ]
+    )
+    for name in proxy.__all__:
+        assert hasattr(proxy, name)
