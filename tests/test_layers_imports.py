@@ -267,6 +267,21 @@ def test_the_agent_loop_loads_on_first_use() -> None:
     assert out.stdout.split() == ["False", "True", "contextfold", "True"]
 
 
+def test_the_pydantic_models_load_on_first_use() -> None:
+    # The settings models and the summary's model are the only pydantic models a session needs; pydantic's model
+    # machinery loads with the first of them (here: the Context's own ContextConfig), not with the import.
+    code = (
+        "import sys, contextfold, contextfold.compaction\n"
+        "print('pydantic.main' in sys.modules)\n"
+        "ctx = contextfold.Context(window=1000)\n"
+        "print('pydantic.main' in sys.modules, type(ctx.config) is contextfold.ContextConfig)\n"
+        "names = ('ContextConfig', 'GuardConfig', 'HintConfig', 'StructuredSummary')\n"
+        "print(*(getattr(contextfold, n).__module__ for n in names), all(n in dir(contextfold) for n in names))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["False", "True", "True", *["contextfold"] * 4, "True"]
+
+
 # -- the checker fails on a forbidden import ------------------------------------------------------------------------
 
 

@@ -28,15 +28,17 @@ import json
 import re
 import shlex
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._markers import ARCHIVE_PENDING
 from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._clear_results import is_placeholder, plan_result_rewrites
 from contextfold.compaction._plan import CompactionPlan
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["DedupeFileReads", "read_key"]
 
