@@ -22,9 +22,9 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "src" / "contextfold"
 
 # -- the table -----------------------------------------------------------------------------------------------------
 
-GROUND = frozenset({"_messages", "_errors", "_config", "_markers", "_public"})
-"""The ground floor: the message model, the exception tree, the settings, the markers written into messages, and
-the helper that shows public names under their public path."""
+GROUND = frozenset({"_messages", "_errors", "_config", "_markers", "_public", "_lazy"})
+"""The ground floor: the message model, the exception tree, the settings, the markers written into messages, the
+helper that shows public names under their public path, and the one that builds values (patterns) on first use."""
 PURE = GROUND | {"_tokens", "_formats"}
 """What a pure layer may stand on: the ground floor, token counting and the wire formats."""
 SESSION = PURE | {"_runtime", "_guard", "_workspace", "compaction", "_context", "_tool_results"}
@@ -37,6 +37,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_config": GROUND,
     "_markers": GROUND,
     "_public": GROUND,
+    "_lazy": GROUND,
     "_tokens": GROUND,
     "_formats": GROUND,
     "_runtime": GROUND,
