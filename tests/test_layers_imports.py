@@ -320,13 +320,13 @@ def test_the_checker_reports_each_forbidden_import(tmp_path: Path) -> None:
         "_bad.py:2: contextfold._tokens._bad imports tiktoken: the tiktoken SDK is imported only in "
         "contextfold._tokens._exact",
         "_fence.py:1: contextfold._guard._fence imports contextfold.models._base: _guard may import only "
-        "_config, _errors, _markers, _messages, _public",
+        "_config, _errors, _lazy, _markers, _messages, _public",
         "_messages.py:1: contextfold._messages imports contextfold.compaction._plan: _messages may import only "
-        "_config, _errors, _markers, _messages, _public",
+        "_config, _errors, _lazy, _markers, _messages, _public",
         "_openai.py:1: contextfold.models._openai imports openai: import the openai SDK inside a function, "
         "so that importing the package stays cheap",
         "_plan.py:2: contextfold.compaction._plan imports contextfold._workspace._local: compaction may import only "
-        "_config, _errors, _formats, _markers, _messages, _public, _tokens",
+        "_config, _errors, _formats, _lazy, _markers, _messages, _public, _tokens",
         "_x.py:2: contextfold._formats._x imports anthropic.types: the anthropic SDK is imported only in "
         "contextfold.models._anthropic",
     ]
