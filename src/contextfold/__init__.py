@@ -76,7 +76,6 @@ from contextfold._tokens._counting import (
 )
 from contextfold._tokens._exact import HFCounter, TiktokenCounter
 from contextfold._tokens._factory import make_counter
-from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import offload_oversized_result, split_tool_result
 from contextfold.compaction._plan import CompactionPlan, CompactionStrategy
@@ -107,6 +106,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
         SystemReminder,
         apply_steering,
     )
+    from contextfold._workspace._local import LocalWorkspace
     from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
     from contextfold.compaction._structured_summary import StructuredSummary
 
@@ -116,8 +116,9 @@ __version__ = "0.1.0"
 # ``import contextfold`` for a Context, the formats or the guard does not pay for them; so do the settings models and
 # the summary's model, the only pydantic models of the session (pydantic's model machinery is most of the import cost
 # otherwise: it loads with the first of them, e.g. when a `Context` builds its `ContextConfig`), and what only some
-# programs use: steering, transcript files, provider validation and the read-back tools.
+# programs use: steering, transcript files, provider validation, the local workspace and the read-back tools.
 _LAZY: dict[str, str] = {
+    "LocalWorkspace": "contextfold._workspace._local",
     "ContextConfig": "contextfold._config",
     "Problem": "contextfold._formats._validate",
     "validate": "contextfold._formats._validate",

@@ -21,7 +21,6 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from contextfold._errors import ConfigError, InputError
 from contextfold._messages import (
@@ -209,6 +208,8 @@ def timezone_label(tz: tzinfo | None, when: datetime) -> str:
     """A name for the zone of ``when`` that can be parsed back: IANA key, ``UTC`` or ``UTC+05:30``."""
     if type(tz) is timezone and when.tzinfo is tz:  # a fixed offset: its label is cached
         return _fixed_zone_label(tz)
+    from zoneinfo import ZoneInfo  # here, not at import: zoneinfo loads sysconfig
+
     if isinstance(tz, ZoneInfo) and tz.key:
         return tz.key
     offset = when.utcoffset()
@@ -233,6 +234,8 @@ def _zone_from_label(label: str) -> tzinfo | None:
             return UTC
         sign = -1 if match.group(1) == "-" else 1
         return timezone(sign * timedelta(hours=int(match.group(2)), minutes=int(match.group(3))))
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

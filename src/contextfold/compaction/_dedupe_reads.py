@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +57,8 @@ def _shell_key(command: str) -> str | None:
     command = command.strip()
     if not command or _SHELL_META.search(command):
         return None
+    import shlex  # here: only commands without shell syntax get this far
+
     try:
         words = shlex.split(command)
     except ValueError:
