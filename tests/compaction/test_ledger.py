@@ -668,3 +668,18 @@ def test_result_exits_at_the_window_edges() -> None:
                         content=(ToolResultBlock(call_id="c", content=tuple(TextBlock(text=t) for t in texts)),),
                     )
                     assert ledger_module._result_exits(message) == _result_exits_reference(message), (phrase, size)
+
+
+def test_a_rendered_ledger_followed_by_a_note_reads_back_from_the_cache() -> None:
+    from contextfold.compaction._ledger import _read_ledger, extract_facts, parse_ledger
+
+    counter = BytesCounter()
+    ledger = extract_facts(
+        [Message(role="user", content=(TextBlock(text="fix /repo/src/app/main.py and /repo/tests/test_main.py"),))]
+    )
+    text, _ = ledger.render_with_rest(counter, 500)
+    note = "\n\nThe original messages are archived: read them with read_offloaded(path='x')."
+    facts, known = _read_ledger("Summary.\n\n" + text + note)
+    assert facts == parse_ledger(text).facts == _read_ledger("Summary.\n\n" + text)[0]
+    assert known is not None  # the costs of the rendered ledger came back with it: nothing was parsed
+    assert _read_ledger("Summary.\n\n" + text.replace("main.py", "other.py") + note)[1] is None
