@@ -155,7 +155,7 @@ def _slope(rows: list[dict[str, Any]]) -> tuple[float, float]:
 
 def report(results: dict[str, dict[str, Any]], turns: int, command: str) -> str:
     lines = [
-        "# Proxy: real vs virtual usage",
+        "## Proxy: real vs virtual usage",
         "",
         f"Command: `{command}` (Python {platform.python_version()}, {platform.machine()}, 2 cores shared).",
         "",
@@ -225,7 +225,10 @@ def main() -> None:
     )
     text = report(results, args.turns, command + (f" --out {args.out}" if args.out else ""))
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        from bench_proxy import write_section
+
+        # Its own section of the file: bench_proxy.py writes the side-by-side sections around it.
+        write_section(args.out, text, "<!-- bench_proxy_usage.py:begin -->", "<!-- bench_proxy_usage.py:end -->")
     print(text)
 
 
