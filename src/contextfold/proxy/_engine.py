@@ -69,8 +69,8 @@ MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
-_FALLBACK_TARGET = 0.83
-"""The depth tried when the policy's own cannot hold the newest turn (the library's default budget, about)."""
+_FALLBACK_TARGETS = (0.45, 0.6, 0.83)
+"""Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -476,8 +476,9 @@ class Engine:
         strategy = DigestStrategy(rules=(*DEFAULT_RULES, _AlignRule(lo, safe)))
         messages = [*system, *canon]
         plan = None
-        # The policy's depth first; when the newest turn does not fit it, the shallowest cut that still compacts.
-        for ratio in dict.fromkeys((self.policy.target_ratio, max(self.policy.target_ratio, _FALLBACK_TARGET))):
+        # The policy's depth first; when the newest turn does not fit it, step by step up to the shallowest cut.
+        target = self.policy.target_ratio
+        for ratio in dict.fromkeys((target, *(r for r in _FALLBACK_TARGETS if r > target))):
             plan = self._plan(strategy, messages, ctx, tools_tokens, ratio)
             if plan is not None:
                 break
