@@ -430,7 +430,6 @@ class Analyzer:
         res = SessionResult()
         sim = CacheSim(fmt)
         window = MODELS[fmt][1]
-        seen: set[tuple[str, str]] = set()
         for raw_client, raw in zip(client, forwarded, strict=True):
             c = measure(self.meter, fmt, raw_client)
             f = measure(self.meter, fmt, raw) if raw is not raw_client else c
@@ -452,7 +451,6 @@ class Analyzer:
             for m in split.body:
                 h = message_hash(m)
                 got = self.meter.items(fmt, h, m, session.skip)
-                seen |= got
                 (kept if h in f.hashes else left).update(got)
             left -= kept
             if left:
