@@ -133,9 +133,9 @@ class CompactionPolicy:
     retention per policy).
     """
 
-    target_ratio: float = 0.3
-    summary_ratio: float = 0.7
-    reserve_ratio: float = 0.05
+    target_ratio: float = 0.25
+    summary_ratio: float = 0.4
+    reserve_ratio: float = 0.1
     min_recent_messages: int = 2
 
 
