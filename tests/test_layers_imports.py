@@ -275,12 +275,14 @@ def test_the_pydantic_models_load_on_first_use() -> None:
         "import sys, contextfold, contextfold.compaction\n"
         "print('pydantic.main' in sys.modules)\n"
         "ctx = contextfold.Context(window=1000)\n"
-        "print('pydantic.main' in sys.modules, type(ctx.config) is contextfold.ContextConfig)\n"
+        "print('pydantic.main' in sys.modules, type(ctx.config).__module__, type(ctx.hints).__module__)\n"
+        "print(type(ctx.config) is contextfold.ContextConfig)\n"
         "names = ('ContextConfig', 'GuardConfig', 'HintConfig', 'StructuredSummary')\n"
         "print(*(getattr(contextfold, n).__module__ for n in names), all(n in dir(contextfold) for n in names))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
-    assert out.stdout.split() == ["False", "True", "True", *["contextfold"] * 4, "True"]
+    # Built by the session before the facade's name was touched, still shown under its public path.
+    assert out.stdout.split() == ["False", "True", "contextfold", "contextfold", "True", *["contextfold"] * 4, "True"]
 
 
 # -- the checker fails on a forbidden import ------------------------------------------------------------------------

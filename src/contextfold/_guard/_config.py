@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from contextfold._guard._sanitize import GuardMode
+from contextfold._public import publish
 
 __all__ = ["GuardConfig"]
 
@@ -24,3 +25,8 @@ class GuardConfig(BaseModel):
     """Wrap each tool result in the session's untrusted-content fence (costs about 25 tokens per result)."""
     learned: bool = True
     """In ``full`` mode, also ask the learned model (windows the rules did not block; see ``docs/guard.md``)."""
+
+
+# Loaded on first use, by the facade or by the session: shown under its public path either way (as `publish` in the
+# facade would show it), so a config the session built reprs, pickles and type-checks like one the user built.
+publish("contextfold", globals(), __all__)

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from contextfold._errors import ConfigError
+from contextfold._public import publish
 from contextfold._runtime._hints import DEFAULT_HINT_TEMPLATE, DEFAULT_TIME_FORMAT, PLACEHOLDER, _check_time_format
 
 __all__ = ["HintConfig"]
@@ -78,3 +79,8 @@ def _explain(exc: ValidationError) -> str:
         message = str(error["msg"]).removeprefix("Value error, ")
         parts.append(f"HintConfig.{field}: {message}")
     return "; ".join(parts)
+
+
+# Loaded on first use, by the facade or by the session: shown under its public path either way (as `publish` in the
+# facade would show it), so a config the session built reprs, pickles and type-checks like one the user built.
+publish("contextfold", globals(), __all__)

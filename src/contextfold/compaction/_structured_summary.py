@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from contextfold._public import publish
+
 __all__ = ["StructuredSummary"]
 
 
@@ -23,3 +25,8 @@ class StructuredSummary(BaseModel):
     context_to_preserve: str = Field(
         description="Verbatim details a later turn needs: paths, commands, ids, preferences, running work."
     )
+
+
+# Loaded on first use, by the facade or by the session: shown under its public path either way (as `publish` in the
+# facade would show it), so a config the session built reprs, pickles and type-checks like one the user built.
+publish("contextfold", globals(), __all__)
