@@ -657,3 +657,23 @@ def test_runs_are_remembered_within_bounds(monkeypatch: pytest.MonkeyPatch) -> N
     found = scan_injection(text, learned=False)
     monkeypatch.setattr(_scan, "_MEMO_RUNS", 1 << 17)
     assert found == scan_injection(text, learned=False) and found
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["you", "i", "do", "don", "act", "simulate", "from", "<", "--", "#", "%", " ", "\n", "\\n"]),
+        max_size=40,
+    ).map("".join),
+    st.integers(0, 60),
+    st.integers(0, 60),
+)
+def test_head_regexes_find_what_one_find_per_head_finds(text: str, lo: int, width: int) -> None:
+    # `_head_starts` reads a window's heads with two regexes; the same positions as `_heads_at` per head.
+    norm, raw = _normalize.fold_bytes(text)
+    t = _scan._Text(norm.text, raw, b" " + raw.translate(_scan._LETTERS) + b" ", frozenset())
+    hi = lo + width
+    for rule in _scan._RULES:
+        if rule.heads:
+            expected = {i for h, kind in rule.heads for i in _scan._heads_at(t, h, kind, lo, hi)}
+            assert _scan._head_starts(rule, t, lo, hi) == expected, rule.rule_id

@@ -645,6 +645,43 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
     return out
 
 
+def _head_finders(rule: _Rule) -> tuple[re.Pattern[bytes] | None, re.Pattern[bytes] | None, tuple[bytes, ...]]:
+    """For `_head_starts`: one regex finding the rule's whole-word heads and one its stem heads, over ``spaced``.
+
+    A trie after the blank before a run (a literal first character, so ``re`` visits only the blanks), looking
+    ahead (zero width past that blank), so overlapping heads are all found, as by one ``find`` per head.
+    """
+    whole = sorted(h for h, kind in rule.heads if kind == _WORD)
+    stems = sorted(h for h, kind in rule.heads if kind == _START)
+    return (
+        re.compile(b" (?=" + _trie(whole) + b" )") if whole else None,
+        re.compile(b" (?=" + _trie(stems) + b")") if stems else None,
+        tuple(h for h, kind in rule.heads if kind == _INNER),
+    )
+
+
+_HEAD_FINDERS = {rule.rule_id: _head_finders(rule) for rule in _RULES if rule.heads}
+
+
+def _head_starts(rule: _Rule, t: _Text, lo: int, hi: int) -> set[int]:
+    """Where one of the rule's ``heads`` occurs in ``raw[lo:hi]``: the union of `_heads_at` over them.
+
+    A window without a backslash (a run then starts only after a blank of ``spaced``) is read by two regex scans
+    (`_head_finders`) instead of one ``find`` loop per head.
+    """
+    if t.raw.find(b"\\", max(0, lo - 2), hi) >= 0:
+        return {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}
+    whole, stems, punct = _HEAD_FINDERS[rule.rule_id]
+    at: set[int] = set()
+    if whole is not None:
+        at.update(map(_START_OF, whole.finditer(t.spaced, lo, hi + 2)))
+    if stems is not None:
+        at.update(map(_START_OF, stems.finditer(t.spaced, lo, hi + 1)))
+    for h in punct:
+        at.update(_heads_at(t, h, _INNER, lo, hi))
+    return at
+
+
 def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
     """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
 
@@ -698,7 +735,7 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
     if rule.starts:
         return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
     if rule.heads:
-        return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
+        return _match_at(rule, t, _head_starts(rule, t, lo, hi), lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
 
 
