@@ -12,8 +12,10 @@ measured runs only read it. An installed contextfold has its bytecode (pip compi
 pydantic); a source checkout run with ``PYTHONDONTWRITEBYTECODE=1`` (this machine's default) has none, and would
 compile every contextfold module from source on each run while the baseline reads its packages' bytecode.
 
-Run: .venv/bin/python benchmarks/bench_import.py [--runs 15] [--no-write]
-Writes benchmarks/results/import.md.
+Run: .venv/bin/python benchmarks/bench_import.py [--runs 15] [--no-write] [--against REV]
+Writes benchmarks/results/import.md. ``--against REV`` adds a row: ``import contextfold`` from that git revision's
+``src`` (exported with ``git archive``, put first on ``PYTHONPATH``), in the same alternating runs, so a change is
+measured before and after under the same load.
 """
 
 from __future__ import annotations
@@ -28,13 +30,16 @@ import tempfile
 import time
 from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results" / "import.md"
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "benchmarks" / "results" / "import.md"
 
 SUBJECTS: dict[str, str] = {
     "contextfold": "import contextfold",
     "baseline (pydantic, orjson, asyncio)": "import pydantic, orjson, asyncio",
     # Informative: ``import pydantic`` is lazy; any module defining a model also loads BaseModel's machinery.
     "baseline + pydantic.BaseModel": "import pydantic, orjson, asyncio; from pydantic import BaseModel",
+    # Informative: what a program pays for its first session (the settings models, and pydantic's model machinery).
+    "contextfold, first Context": "import contextfold; contextfold.Context(window=8000)",
     # Informative: what a program using everything pays (the lazily loaded names, the models' validators built).
     "contextfold, every public name": (
         "import contextfold; [getattr(contextfold, n) for n in contextfold.__all__]; "
@@ -48,13 +53,16 @@ _CHILD = (
 TARGET_MS = 100.0
 
 
-def one_run(stmt: str, pycache: str, write: bool = False) -> tuple[float, float, float]:
+def one_run(stmt: str, pycache: str, write: bool = False, path: str | None = None) -> tuple[float, float, float]:
     """(import time, its CPU time, whole process wall time) in ms for ``stmt`` in a fresh interpreter.
 
-    Bytecode lives under ``pycache`` (``PYTHONPYCACHEPREFIX``); only a run with ``write`` writes it.
+    Bytecode lives under ``pycache`` (``PYTHONPYCACHEPREFIX``); only a run with ``write`` writes it. ``path``
+    goes first on ``PYTHONPATH`` (another revision's ``src``).
     """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = pycache
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (path, os.environ.get("PYTHONPATH")) if p)
     if not write:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     t0 = time.perf_counter()
@@ -66,15 +74,22 @@ def one_run(stmt: str, pycache: str, write: bool = False) -> tuple[float, float,
     return float(imp) * 1000, float(cpu) * 1000, wall * 1000
 
 
-def measure(runs: int) -> dict[str, tuple[list[float], list[float], list[float]]]:
+def measure(runs: int, against: str | None = None) -> dict[str, tuple[list[float], list[float], list[float]]]:
     """Alternating runs of every subject, after one warm-up each (fills the OS page cache and .pyc files)."""
-    data: dict[str, tuple[list[float], list[float], list[float]]] = {name: ([], [], []) for name in SUBJECTS}
+    subjects: dict[str, tuple[str, str | None]] = {name: (stmt, None) for name, stmt in SUBJECTS.items()}
     with tempfile.TemporaryDirectory(prefix="contextfold-pycache-") as pycache:
-        for stmt in SUBJECTS.values():
-            one_run(stmt, pycache, write=True)
+        if against is not None:
+            tree = Path(pycache) / "against"
+            tree.mkdir()
+            archive = subprocess.run(["git", "archive", against, "src"], cwd=ROOT, check=True, capture_output=True)
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+            subjects = {f"contextfold at {against}": ("import contextfold", str(tree / "src")), **subjects}
+        data: dict[str, tuple[list[float], list[float], list[float]]] = {name: ([], [], []) for name in subjects}
+        for stmt, path in subjects.values():
+            one_run(stmt, pycache, write=True, path=path)
         for _ in range(runs):
-            for name, stmt in SUBJECTS.items():
-                imp, cpu, wall = one_run(stmt, pycache)
+            for name, (stmt, path) in subjects.items():
+                imp, cpu, wall = one_run(stmt, pycache, path=path)
                 data[name][0].append(imp)
                 data[name][1].append(cpu)
                 data[name][2].append(wall)
@@ -88,7 +103,9 @@ def _load() -> str:
         return "unknown"
 
 
-def report(data: dict[str, tuple[list[float], list[float], list[float]]], runs: int, load: str) -> str:
+def report(
+    data: dict[str, tuple[list[float], list[float], list[float]]], runs: int, load: str, against: str | None = None
+) -> str:
     """The Markdown section."""
     med = {name: tuple(statistics.median(v) for v in series) for name, series in data.items()}
     cf, base = med["contextfold"], med["baseline (pydantic, orjson, asyncio)"]
@@ -97,7 +114,9 @@ def report(data: dict[str, tuple[list[float], list[float], list[float]]], runs: 
     lines = [
         "# Import time",
         "",
-        f"Command: `.venv/bin/python benchmarks/bench_import.py --runs {runs}`. Machine: {os.cpu_count()} cores "
+        f"Command: `.venv/bin/python benchmarks/bench_import.py --runs {runs}"
+        + (f" --against {against}" if against else "")
+        + f"`. Machine: {os.cpu_count()} cores "
         f"({platform.machine()}), shared with other engineers' jobs (load average {load} at the start), Python "
         f"{platform.python_version()}.",
         "",
@@ -114,22 +133,33 @@ def report(data: dict[str, tuple[list[float], list[float], list[float]]], runs: 
     ]
     for name, (imp, _cpu, _wall) in data.items():
         m = med[name]
-        lines.append(
-            f"| `{SUBJECTS[name]}` | {m[0]:.1f} ms | {m[1]:.1f} ms | {min(imp):.1f}–{max(imp):.1f} ms | {m[2]:.1f} ms |"
-        )
+        label = f"`import contextfold` at `{against}`" if name not in SUBJECTS else f"`{SUBJECTS[name]}`"
+        lines.append(f"| {label} | {m[0]:.1f} ms | {m[1]:.1f} ms | {min(imp):.1f}–{max(imp):.1f} ms | {m[2]:.1f} ms |")
     verdict = "met" if share <= TARGET_MS else "**not met**"
     verdict_cpu = "met" if share_cpu <= TARGET_MS else "**not met**"
     every = med["contextfold, every public name"]
+    first = med["contextfold, first Context"]
     lines += [
         f"| **contextfold's own share** | **{share:.1f} ms** | **{share_cpu:.1f} ms** | | {cf[2] - base[2]:.1f} ms |",
+    ]
+    if against is not None:
+        old = med[f"contextfold at {against}"]
+        lines.append(
+            f"| contextfold's own share at `{against}` | {old[0] - base[0]:.1f} ms | {old[1] - base[1]:.1f} ms | "
+            f"| {old[2] - base[2]:.1f} ms |"
+        )
+    lines += [
         "",
         f"Target: contextfold's own share at most {TARGET_MS:.0f} ms: wall time {verdict}, CPU time {verdict_cpu}.",
         "",
-        f"`import pydantic` alone is lazy: `from pydantic import BaseModel`, which any module defining a model "
-        f"needs, adds {model[0] - base[0]:.1f} ms to the baseline; over that baseline contextfold's share is "
-        f"{cf[0] - model[0]:.1f} ms (its own modules included). The agent loop, its tools and the replay doubles "
-        "load on first use (`contextfold.Agent`, ...), and the pydantic models build their validators on first use "
-        f"(`defer_build`): touching every public name costs {every[0] - base[0]:.1f} ms over the baseline "
+        "What loads on first use, not at `import contextfold`: the pydantic models (`ContextConfig`, `GuardConfig`, "
+        "`HintConfig`, `StructuredSummary`; `import pydantic` alone is lazy, and `from pydantic import BaseModel`, "
+        f"which any module defining a model needs, adds {model[0] - base[0]:.1f} ms to the baseline), the agent "
+        "loop, its tools and the replay doubles, steering, transcript files, provider validation, the local "
+        "workspace, the read-back tools, the ledger's regexes and the guard's tables. A program's first `Context` "
+        f"(its `ContextConfig` and `HintConfig`) costs {first[0] - cf[0]:.1f} ms more "
+        f"({first[0] - base[0]:.1f} ms over the baseline, {first[1] - base[1]:.1f} ms CPU); touching every public "
+        f"name and building every settings model's validator costs {every[0] - base[0]:.1f} ms over the baseline "
         f"({every[1] - base[1]:.1f} ms CPU).",
         "",
         "Where the rest goes: `.venv/bin/python -X importtime -c 'import contextfold'` (cumulative column).",
@@ -141,9 +171,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--no-write", action="store_true", help="print only, leave benchmarks/results/import.md alone")
+    ap.add_argument("--against", metavar="REV", help="also measure `import contextfold` at this git revision")
     args = ap.parse_args()
     load = _load()
-    text = report(measure(args.runs), args.runs, load)
+    text = report(measure(args.runs, args.against), args.runs, load, args.against)
     print(text)
     if not args.no_write:
         RESULTS.write_text(text, encoding="utf-8")

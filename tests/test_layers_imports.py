@@ -22,9 +22,9 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent / "src" / "contextfold"
 
 # -- the table -----------------------------------------------------------------------------------------------------
 
-GROUND = frozenset({"_messages", "_errors", "_config", "_markers", "_public"})
-"""The ground floor: the message model, the exception tree, the settings, the markers written into messages, and
-the helper that shows public names under their public path."""
+GROUND = frozenset({"_messages", "_errors", "_config", "_markers", "_public", "_lazy"})
+"""The ground floor: the message model, the exception tree, the settings, the markers written into messages, the
+helper that shows public names under their public path, and the one that builds values (patterns) on first use."""
 PURE = GROUND | {"_tokens", "_formats"}
 """What a pure layer may stand on: the ground floor, token counting and the wire formats."""
 SESSION = PURE | {"_runtime", "_guard", "_workspace", "compaction", "_context", "_tool_results"}
@@ -37,6 +37,7 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_config": GROUND,
     "_markers": GROUND,
     "_public": GROUND,
+    "_lazy": GROUND,
     "_tokens": GROUND,
     "_formats": GROUND,
     "_runtime": GROUND,
@@ -267,6 +268,23 @@ def test_the_agent_loop_loads_on_first_use() -> None:
     assert out.stdout.split() == ["False", "True", "contextfold", "True"]
 
 
+def test_the_pydantic_models_load_on_first_use() -> None:
+    # The settings models and the summary's model are the only pydantic models a session needs; pydantic's model
+    # machinery loads with the first of them (here: the Context's own ContextConfig), not with the import.
+    code = (
+        "import sys, contextfold, contextfold.compaction\n"
+        "print('pydantic.main' in sys.modules)\n"
+        "ctx = contextfold.Context(window=1000)\n"
+        "print('pydantic.main' in sys.modules, type(ctx.config).__module__, type(ctx.hints).__module__)\n"
+        "print(type(ctx.config) is contextfold.ContextConfig)\n"
+        "names = ('ContextConfig', 'GuardConfig', 'HintConfig', 'StructuredSummary')\n"
+        "print(*(getattr(contextfold, n).__module__ for n in names), all(n in dir(contextfold) for n in names))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    # Built by the session before the facade's name was touched, still shown under its public path.
+    assert out.stdout.split() == ["False", "True", "contextfold", "contextfold", "True", *["contextfold"] * 4, "True"]
+
+
 # -- the checker fails on a forbidden import ------------------------------------------------------------------------
 
 
@@ -304,13 +322,13 @@ def test_the_checker_reports_each_forbidden_import(tmp_path: Path) -> None:
         "_bad.py:2: contextfold._tokens._bad imports tiktoken: the tiktoken SDK is imported only in "
         "contextfold._tokens._exact",
         "_fence.py:1: contextfold._guard._fence imports contextfold.models._base: _guard may import only "
-        "_config, _errors, _markers, _messages, _public",
+        "_config, _errors, _lazy, _markers, _messages, _public",
         "_messages.py:1: contextfold._messages imports contextfold.compaction._plan: _messages may import only "
-        "_config, _errors, _markers, _messages, _public",
+        "_config, _errors, _lazy, _markers, _messages, _public",
         "_openai.py:1: contextfold.models._openai imports openai: import the openai SDK inside a function, "
         "so that importing the package stays cheap",
         "_plan.py:2: contextfold.compaction._plan imports contextfold._workspace._local: compaction may import only "
-        "_config, _errors, _formats, _markers, _messages, _public, _tokens",
+        "_config, _errors, _formats, _lazy, _markers, _messages, _public, _tokens",
         "_x.py:2: contextfold._formats._x imports anthropic.types: the anthropic SDK is imported only in "
         "contextfold.models._anthropic",
     ]

@@ -9,7 +9,6 @@ HTTP client, and prints nothing.
 
 import typing as _typing
 
-from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
 from contextfold._errors import (
     BudgetError,
@@ -38,18 +37,9 @@ from contextfold._formats import (
     tools_to_anthropic,
     tools_to_openai,
 )
-from contextfold._formats._transcript import (
-    Transcript,
-    dump_transcripts,
-    load_transcript,
-    load_transcripts,
-    parse_transcripts,
-)
-from contextfold._formats._validate import Problem, validate
 from contextfold._guard import (
     Fence,
     Finding,
-    GuardConfig,
     RedactionResult,
     SanitizeResult,
     guard_tool_result,
@@ -72,19 +62,9 @@ from contextfold._messages import (
     ToolSpec,
 )
 from contextfold._public import publish as _publish
-from contextfold._runtime._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
+from contextfold._runtime._hints import Clock, ContextUsage, SystemClock, Task, inject_hint, plan_hint
 from contextfold._runtime._layers import DiscoveredLayers, SystemPromptBuilder, discover
 from contextfold._runtime._read_cache import ReadCache
-from contextfold._runtime._steering import (
-    Cancel,
-    ChannelFullError,
-    FollowUp,
-    RequestPause,
-    SteeringChannel,
-    SteeringMessage,
-    SystemReminder,
-    apply_steering,
-)
 from contextfold._tokens._calibrated import CalibratedCounter
 from contextfold._tokens._counting import (
     MEDIA_TOKENS,
@@ -96,23 +76,71 @@ from contextfold._tokens._counting import (
 )
 from contextfold._tokens._exact import HFCounter, TiktokenCounter
 from contextfold._tokens._factory import make_counter
-from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
 from contextfold._workspace._split import offload_oversized_result, split_tool_result
 from contextfold.compaction._plan import CompactionPlan, CompactionStrategy
-from contextfold.compaction._summary import StructuredSummarizer, StructuredSummary, SummaryModel
+from contextfold.compaction._summary import StructuredSummarizer, SummaryModel
 
 if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
     from contextfold._agent._loop import Agent, AgentEvent, AgentResult
     from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
     from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
+    from contextfold._config import ContextConfig
+    from contextfold._formats._transcript import (
+        Transcript,
+        dump_transcripts,
+        load_transcript,
+        load_transcripts,
+        parse_transcripts,
+    )
+    from contextfold._formats._validate import Problem, validate
+    from contextfold._guard._config import GuardConfig
+    from contextfold._runtime._hint_config import HintConfig
+    from contextfold._runtime._steering import (
+        Cancel,
+        ChannelFullError,
+        FollowUp,
+        RequestPause,
+        SteeringChannel,
+        SteeringMessage,
+        SystemReminder,
+        apply_steering,
+    )
+    from contextfold._workspace._local import LocalWorkspace
+    from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
+    from contextfold.compaction._structured_summary import StructuredSummary
 
 __version__ = "0.1.0"
 
 # The agent loop, its tools and the replay doubles (and the model adapters they import) load on first use, so
-# ``import contextfold`` for a Context, the formats or the guard does not pay for them.
+# ``import contextfold`` for a Context, the formats or the guard does not pay for them; so do the settings models and
+# the summary's model, the only pydantic models of the session (pydantic's model machinery is most of the import cost
+# otherwise: it loads with the first of them, e.g. when a `Context` builds its `ContextConfig`), and what only some
+# programs use: steering, transcript files, provider validation, the local workspace and the read-back tools.
 _LAZY: dict[str, str] = {
+    "LocalWorkspace": "contextfold._workspace._local",
+    "ContextConfig": "contextfold._config",
+    "Problem": "contextfold._formats._validate",
+    "validate": "contextfold._formats._validate",
+    "Transcript": "contextfold._formats._transcript",
+    "dump_transcripts": "contextfold._formats._transcript",
+    "load_transcript": "contextfold._formats._transcript",
+    "load_transcripts": "contextfold._formats._transcript",
+    "parse_transcripts": "contextfold._formats._transcript",
+    "Cancel": "contextfold._runtime._steering",
+    "ChannelFullError": "contextfold._runtime._steering",
+    "FollowUp": "contextfold._runtime._steering",
+    "RequestPause": "contextfold._runtime._steering",
+    "SteeringChannel": "contextfold._runtime._steering",
+    "SteeringMessage": "contextfold._runtime._steering",
+    "SystemReminder": "contextfold._runtime._steering",
+    "apply_steering": "contextfold._runtime._steering",
+    "bind_readback_tools": "contextfold._workspace._readback",
+    "read_offloaded": "contextfold._workspace._readback",
+    "search_offloaded": "contextfold._workspace._readback",
+    "GuardConfig": "contextfold._guard._config",
+    "HintConfig": "contextfold._runtime._hint_config",
+    "StructuredSummary": "contextfold.compaction._structured_summary",
     "Agent": "contextfold._agent._loop",
     "AgentEvent": "contextfold._agent._loop",
     "AgentResult": "contextfold._agent._loop",

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from contextfold._errors import ConfigError
+from contextfold._public import publish
 
 __all__ = ["ContextConfig"]
 
@@ -126,3 +127,8 @@ class ContextConfig(BaseModel):
     def summary_tokens(self) -> int:
         """Tokens the summary of the older part aims for (budget × summary_ratio)."""
         return int(self.budget * self.summary_ratio)
+
+
+# Loaded on first use, by the facade or by the session: shown under its public path either way (as `publish` in the
+# facade would show it), so a config the session built reprs, pickles and type-checks like one the user built.
+publish("contextfold", globals(), __all__)

@@ -34,12 +34,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
 from contextfold._formats._providers import ProviderName
-from contextfold._guard import Fence, GuardConfig
+from contextfold._guard import Fence
 from contextfold._markers import (
     INSTRUCTIONS_TAG,
     MARKER_KEY,
@@ -51,7 +50,6 @@ from contextfold._markers import (
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
 from contextfold._runtime._hints import (
     Clock,
-    HintConfig,
     HintScanner,
     SystemClock,
     Task,
@@ -68,6 +66,11 @@ from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
 from contextfold.compaction._loop_guard import LoopGuard, floor_error
 from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy, plan_async
+
+if TYPE_CHECKING:  # the settings models load on first use (they import pydantic); see __init__ below
+    from contextfold._config import ContextConfig
+    from contextfold._guard._config import GuardConfig
+    from contextfold._runtime._hint_config import HintConfig
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
@@ -195,6 +198,8 @@ class Context:
         if config is None:
             if window is None:
                 raise ConfigError("Context needs a config or a window (the model's context length in tokens)")
+            from contextfold._config import ContextConfig
+
             config = ContextConfig(window=window)
         elif window is not None and window != config.window:
             raise ConfigError(f"Context: window={window} disagrees with config.window={config.window}")
@@ -210,7 +215,11 @@ class Context:
         self._pins: list[Message] = []
         self._open_tasks: tuple[Task, ...] = ()
         self.workspace = workspace
-        self.hints: HintConfig | None = None if hints is False else (hints or HintConfig())
+        if hints is None:
+            from contextfold._runtime._hint_config import HintConfig
+
+            hints = HintConfig()
+        self.hints: HintConfig | None = None if hints is False else hints
         self._hint_scanner = HintScanner(self.hints.task_tool_names) if self.hints is not None else None
         self.clock: Clock = clock or SystemClock()
         self.read_cache = read_cache if read_cache is not None else ReadCache()

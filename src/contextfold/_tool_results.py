@@ -24,14 +24,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from contextfold._errors import ConfigError
-from contextfold._guard import Fence, GuardConfig, guard_tool_result
+from contextfold._guard import Fence, guard_tool_result
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import Render, offload_oversized_result
+
+if TYPE_CHECKING:
+    from contextfold._guard._config import GuardConfig
 
 __all__ = ["GuardInfo", "ToolResultAdmission", "admit_tool_message"]
 

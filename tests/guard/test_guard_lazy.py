@@ -8,7 +8,7 @@ import sys
 import textwrap
 import threading
 
-from contextfold._guard import _lazy
+from contextfold import _lazy
 
 
 def test_import_contextfold_compiles_no_guard_table() -> None:

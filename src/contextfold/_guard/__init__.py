@@ -5,19 +5,23 @@ Unicode folding, and fences tool output in an untrusted-content block. See
 ``docs/guard.md`` for what it catches and what it does not.
 """
 
+import typing as _typing
+
 from contextfold._guard._fence import Fence
 from contextfold._guard._findings import CATEGORIES, Category, Finding, Redaction, RedactionResult, Severity
 from contextfold._guard._injection import scan_injection
 from contextfold._guard._normalize import Normalized, normalize
 from contextfold._guard._redact import redact_secrets
 from contextfold._guard._sanitize import (
-    GuardConfig,
     GuardMode,
     SanitizeResult,
     guard_tool_result,
     sanitize_injection,
     sanitize_tool_output,
 )
+
+if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from contextfold._guard._config import GuardConfig
 
 __all__ = [
     "CATEGORIES",
@@ -38,3 +42,12 @@ __all__ = [
     "sanitize_tool_output",
     "scan_injection",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`GuardConfig` loads on first use: its module builds a pydantic model, which the guard's functions do not need."""
+    if name == "GuardConfig":
+        from contextfold._guard._config import GuardConfig
+
+        return GuardConfig
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,6 @@ escaped, so a web page cannot end the block early and speak "outside" it.
 from __future__ import annotations
 
 import re
-import secrets
 
 __all__ = ["Fence"]
 
@@ -24,7 +23,11 @@ class Fence:
         """Use ``nonce`` (tests) or draw a fresh random one."""
         if nonce is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", nonce):
             raise ValueError("fence nonce must be 1-64 characters of [A-Za-z0-9_-]")
-        self.nonce = nonce if nonce is not None else secrets.token_hex(8)
+        if nonce is None:
+            import secrets  # here, not at import: secrets loads hashlib, hmac and random
+
+            nonce = secrets.token_hex(8)
+        self.nonce = nonce
 
     @property
     def opening(self) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contextfold._guard._findings import CATEGORIES, Category, Finding, Severity
-from contextfold._guard._lazy import Once
+from contextfold._lazy import Once
 
 __all__ = ["CATEGORIES", "Category", "Finding", "Severity", "scan_injection"]
 

@@ -26,8 +26,8 @@ from array import array
 from dataclasses import dataclass
 from importlib import resources
 
-from contextfold._guard._lazy import Once
 from contextfold._guard._normalize import fold_bytes
+from contextfold._lazy import Once
 
 __all__ = ["MAX_WINDOWS", "Model", "first_trigger", "grams", "load_model", "score_windows", "trigger_windows"]
 

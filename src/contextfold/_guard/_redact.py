@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from contextfold._guard._findings import Redaction, RedactionResult
-from contextfold._guard._lazy import Once
+from contextfold._lazy import Once
 
 __all__ = ["Redaction", "RedactionResult", "redact_secrets"]
 

@@ -8,9 +8,7 @@ Each call reports what it changed, so the loop can log it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeAlias
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from contextfold._guard._fence import Fence
 from contextfold._guard._findings import Finding, Redaction
@@ -18,8 +16,10 @@ from contextfold._guard._injection import scan_injection
 from contextfold._guard._redact import redact_secrets
 from contextfold._messages import DataBlock, TextBlock, ToolResultBlock
 
+if TYPE_CHECKING:
+    from contextfold._guard._config import GuardConfig
+
 __all__ = [
-    "GuardConfig",
     "GuardMode",
     "SanitizeResult",
     "guard_tool_result",
@@ -28,19 +28,6 @@ __all__ = [
 ]
 
 GuardMode: TypeAlias = Literal["off", "redact", "full"]
-
-
-class GuardConfig(BaseModel):
-    """How the guard treats tool output."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    mode: GuardMode = "full"
-    """``off``: leave text alone; ``redact``: secrets and noise only; ``full``: redaction, then injection defanging."""
-    fence: bool = True
-    """Wrap each tool result in the session's untrusted-content fence (costs about 25 tokens per result)."""
-    learned: bool = True
-    """In ``full`` mode, also ask the learned model (windows the rules did not block; see ``docs/guard.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +121,11 @@ def guard_tool_result(
     With ``config.fence`` on, ``fence`` (the session's) must be given; each
     text block is wrapped separately so block boundaries survive.
     """
-    cfg = config if config is not None else GuardConfig()
+    if config is None:
+        from contextfold._guard._config import GuardConfig  # the settings model (and pydantic) load on first use
+
+        config = GuardConfig()
+    cfg = config
     if cfg.fence and fence is None:
         raise ValueError("guard_tool_result: config.fence is on but no Fence was given")
     total = SanitizeResult("")

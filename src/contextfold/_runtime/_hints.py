@@ -20,10 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from contextfold._errors import ConfigError, InputError
 from contextfold._messages import (
@@ -36,6 +33,9 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
+
+if TYPE_CHECKING:  # its own module, loaded on first use (it imports pydantic); see __getattr__ at the end
+    from contextfold._runtime._hint_config import HintConfig
 
 __all__ = [
     "DEFAULT_HINT_TEMPLATE",
@@ -208,6 +208,8 @@ def timezone_label(tz: tzinfo | None, when: datetime) -> str:
     """A name for the zone of ``when`` that can be parsed back: IANA key, ``UTC`` or ``UTC+05:30``."""
     if type(tz) is timezone and when.tzinfo is tz:  # a fixed offset: its label is cached
         return _fixed_zone_label(tz)
+    from zoneinfo import ZoneInfo  # here, not at import: zoneinfo loads sysconfig
+
     if isinstance(tz, ZoneInfo) and tz.key:
         return tz.key
     offset = when.utcoffset()
@@ -232,6 +234,8 @@ def _zone_from_label(label: str) -> tzinfo | None:
             return UTC
         sign = -1 if match.group(1) == "-" else 1
         return timezone(sign * timedelta(hours=int(match.group(2)), minutes=int(match.group(3))))
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -265,69 +269,6 @@ def _check_time_format(fmt: str) -> None:
 
 
 # --- configuration and inputs -------------------------------------------------------------------------------------
-
-
-class HintConfig(BaseModel):
-    """What the runtime hints say and when.
-
-    Invalid values raise `ConfigError` (also a ``ValueError``) naming the field.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
-
-    time_interval: timedelta = timedelta(minutes=30)
-    """Re-state the time when the last time hint is older than this."""
-    time_format: str = DEFAULT_TIME_FORMAT
-    """strftime format of ``<current-time>``; must include date and time (``%:z`` is supported)."""
-    template: str = DEFAULT_HINT_TEMPLATE
-    """Hint text; ``{runtime_state}`` is replaced by the state (other braces are literal)."""
-    task_tool_names: tuple[str, ...] = ("TaskCreate", "TaskList", "TaskUpdate", "TodoWrite")
-    """A call of one of these in the context means the model already sees its tasks."""
-    usage_buffer: float = Field(default=0.2, ge=0.0, lt=1.0)
-    """Usage is reported when it is at most this share of the window below the trigger."""
-    time_enabled: bool = True
-    """Inject the current time and timezone."""
-    tasks_enabled: bool = True
-    """Inject open tasks."""
-    usage_enabled: bool = True
-    """Inject context usage near the compaction trigger."""
-
-    if not TYPE_CHECKING:  # keep the typed constructor for checkers; translate errors at runtime
-
-        def __init__(self, **data: Any) -> None:
-            try:
-                super().__init__(**data)
-            except ValidationError as exc:
-                raise ConfigError(_explain(exc)) from exc
-
-    @field_validator("time_interval")
-    @classmethod
-    def _positive_interval(cls, value: timedelta) -> timedelta:
-        if value <= timedelta():
-            raise ValueError("must be positive")
-        return value
-
-    @field_validator("time_format")
-    @classmethod
-    def _date_in_format(cls, value: str) -> str:
-        _check_time_format(value)
-        return value
-
-    @field_validator("template")
-    @classmethod
-    def _placeholder_in_template(cls, value: str) -> str:
-        if PLACEHOLDER not in value:
-            raise ValueError(f"must contain {PLACEHOLDER} (otherwise the hint would carry no state)")
-        return value
-
-
-def _explain(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors():
-        field = ".".join(str(p) for p in error["loc"]) or "value"
-        message = str(error["msg"]).removeprefix("Value error, ")
-        parts.append(f"HintConfig.{field}: {message}")
-    return "; ".join(parts)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -690,7 +631,10 @@ def plan_hint(
     scanner: HintScanner | None = None,
 ) -> HintBlock | None:
     """The hint to append before the next model call, or ``None`` when the context already says it all."""
-    config = config or HintConfig()
+    if config is None:
+        from contextfold._runtime._hint_config import HintConfig  # the settings model (and pydantic) load on first use
+
+        config = HintConfig()
     decision = decide_hint(
         messages,
         now=now,
@@ -733,3 +677,12 @@ def inject_hint(messages: Sequence[Message], hint: HintBlock) -> list[Message]:
         )
     out.append(Message(role="user", content=(hint,)))
     return out
+
+
+def __getattr__(name: str) -> object:
+    """`HintConfig` lives in `contextfold._runtime._hint_config` (loaded on first use); its old import path works."""
+    if name == "HintConfig":
+        from contextfold._runtime._hint_config import HintConfig
+
+        return HintConfig
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,10 +18,12 @@ import os
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from contextfold._errors import InputError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "AGENT_FILES",
@@ -229,6 +231,8 @@ def discover(directory: str | os.PathLike[str], *, limit: int = MAX_PROMPT_FILE_
     are recorded in ``skipped`` with the reason; discovery never fails on them.
     Raises `InputError` if ``directory`` itself is not a directory.
     """
+    from pathlib import Path  # here, not at import: pathlib loads urllib.parse, ipaddress and fnmatch
+
     root_path = Path(directory)
     if not root_path.is_dir():
         raise InputError("not a directory", source=str(directory))

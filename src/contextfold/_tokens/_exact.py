@@ -14,10 +14,7 @@ fails offline, so encodings are built from files on disk instead. The
 from __future__ import annotations
 
 import base64
-import gzip
-import hashlib
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from contextfold._errors import ConfigError, MissingExtraError
@@ -92,6 +89,9 @@ def _shipped_file(name: str) -> bytes:
     spec = importlib.util.find_spec("bpe_openai")
     if spec is None or not spec.submodule_search_locations:
         raise MissingExtraError(f"the {name} encoding", "tiktoken", "bpe-openai")
+    import gzip
+    from pathlib import Path
+
     path = Path(next(iter(spec.submodule_search_locations))) / "data" / f"{name}.tiktoken.gz"
     try:
         return gzip.decompress(path.read_bytes())
@@ -107,6 +107,10 @@ def load_tiktoken_encoding(name_or_path: str) -> Any:
     with (``cl100k_base…``, ``r50k_base…``); anything else uses o200k's.
     """
     tiktoken = _require("tiktoken", "exact tiktoken counting", "tiktoken", "tiktoken")
+    import gzip  # these, here: only exact counting needs them
+    import hashlib
+    from pathlib import Path
+
     if name_or_path in SHIPPED_ENCODINGS:
         name = name_or_path
         ranks = _parse_ranks(_shipped_file(name), name)
@@ -156,6 +160,9 @@ class HFCounter:
 
     def __init__(self, path: str) -> None:
         tokenizers = _require("tokenizers", "exact Hugging Face counting", "hf", "tokenizers")
+        import hashlib  # these, here: only exact counting needs them
+        from pathlib import Path
+
         file = Path(path)
         if not file.is_file():
             raise ConfigError(f"hf: {path!r} is not a file (give the path of a tokenizer.json)")

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -87,6 +86,8 @@ _EXTENSIONS: dict[str, str] = {
 
 def content_digest(chunks: Iterable[bytes]) -> str:
     """The full SHA-256 hex digest of the concatenated ``chunks``."""
+    import hashlib  # here, not at import: hashlib loads OpenSSL
+
     h = hashlib.sha256()
     for chunk in chunks:
         h.update(chunk)

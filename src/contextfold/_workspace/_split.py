@@ -44,13 +44,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ResultLimitError
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._naming import Payload, payload_for_media, payload_for_tool_result
 from contextfold._workspace._offload import Offloader, OffloadRef
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = [
     "DEFAULT_TOOL_RESULT_LIMIT",

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._markers import ARCHIVE_PENDING, MARKER_KEY, PLACEHOLDER_MARKER, is_placeholder_text
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
@@ -31,6 +31,9 @@ from contextfold.compaction._boundaries import leading_system_count
 from contextfold.compaction._groups import call_names
 from contextfold.compaction._ledger import Fact, extract_facts
 from contextfold.compaction._plan import CompactionPlan
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["ClearToolResults", "is_placeholder", "latest_turn_start", "placeholder_result", "rewrite_results"]
 

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._markers import ARCHIVE_PENDING
 from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._clear_results import is_placeholder, plan_result_rewrites
 from contextfold.compaction._plan import CompactionPlan
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["DedupeFileReads", "read_key"]
 
@@ -56,6 +57,8 @@ def _shell_key(command: str) -> str | None:
     command = command.strip()
     if not command or _SHELL_META.search(command):
         return None
+    import shlex  # here: only commands without shell syntax get this far
+
     try:
         words = shlex.split(command)
     except ValueError:

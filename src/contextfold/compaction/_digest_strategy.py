@@ -31,8 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
@@ -41,6 +41,9 @@ from contextfold.compaction._digest import build_digest
 from contextfold.compaction._groups import call_names, pending_tail
 from contextfold.compaction._ledger import OVERFLOW_META_KEY, ledger_size, ledger_with_overflow
 from contextfold.compaction._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["DigestStrategy", "SummaryCut", "find_summary_cut", "leading_system_count"]
 

@@ -80,6 +80,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, TypeAlias, assert_never
 
+from contextfold._lazy import lazy_pattern
 from contextfold._markers import LEDGER_OVERFLOW_KEY, is_summary
 from contextfold._messages import (
     DataBlock,
@@ -140,33 +141,33 @@ RESULT_WORDS_HEAD_CHARS = 1_500
 FACT_CACHE_SIZE = 8_192
 """Messages whose facts are remembered (by identity; least recently used forgotten first)."""
 
-_URL = re.compile(r"https?://[^\s<>\"'`)\]}]+")
-_ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
-_REL_PATH = re.compile(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
-_ISSUE = re.compile(r"(?<![\w&/#])#(\d{1,7})\b")
-_HASH = re.compile(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/-])")
-_HEX_RUN = re.compile(r"[0-9a-f][0-9a-f]{6,}")
+_URL = lazy_pattern(r"https?://[^\s<>\"'`)\]}]+")
+_ABS_PATH = lazy_pattern(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
+_REL_PATH = lazy_pattern(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
+_ISSUE = lazy_pattern(r"(?<![\w&/#])#(\d{1,7})\b")
+_HASH = lazy_pattern(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/-])")
+_HEX_RUN = lazy_pattern(r"[0-9a-f][0-9a-f]{6,}")
 """Runs of 7 or more hex digits: where `_HASH` can match (see `_hashes`)."""
-_COMMIT = re.compile(r"\bcommit\s+([0-9a-f]{7,40})\b")
-_JOB = re.compile(
+_COMMIT = lazy_pattern(r"\bcommit\s+([0-9a-f]{7,40})\b")
+_JOB = lazy_pattern(
     r"\b(?:task|job|run|process|pid|session|build|ticket|request|reservation|order|booking)"
     r"(?:[ _-]?id)?\s*(?:[:=#]\s*|\s)([A-Za-z0-9][\w-]{1,63})\b",
     re.IGNORECASE,
 )
-_JOB_LOWER = re.compile(_JOB.pattern)
+_JOB_LOWER = lazy_pattern(_JOB.pattern)
 """`_JOB` without IGNORECASE, for lower-cased ASCII text."""
-_ASCII_DIGIT = re.compile("[0-9]")
+_ASCII_DIGIT = lazy_pattern("[0-9]")
 _JOB_WORDS = (
     "task", "job", "run", "process", "pid", "session", "build", "ticket", "request", "reservation", "order", "booking"
 )  # fmt: skip
 """Where a `_JOB` match can start, lower-cased (see `_job_matches`)."""
-_FOLD_ODD = re.compile("[\u0130\u0131\u017f]")
+_FOLD_ODD = lazy_pattern("[\u0130\u0131\u017f]")
 """The characters IGNORECASE matches to an ASCII letter that ``str.lower`` does not lower to it (İ, ı, ſ)."""
-_EXIT = re.compile(
+_EXIT = lazy_pattern(
     r"<returncode>\s*(-?\d+)\s*</returncode>|\bexit(?:ed with)?(?: status| code)?[:= ]\s*(-?\d+)\b",
     re.IGNORECASE,
 )
-_ERROR_LINE = re.compile(
+_ERROR_LINE = lazy_pattern(
     r"^\s*(?:E\s+)?(?:[A-Za-z_][\w.]*(?:Error|Exception|Failure)\b.*"
     r"|(?:error|fatal|FAILED|FAIL|ERROR)\b[:\s].*|Traceback \(most recent call last\).*)$"
 )
@@ -174,15 +175,15 @@ _ERROR_WORDS = ("Error", "Exception", "Failure", "error", "fatal", "FAIL", "ERRO
 """Every line `_ERROR_LINE` accepts holds one of these (see `_error_lines`)."""
 _ERROR_WORDS_LOWER = ("error", "exception", "fail", "fatal", "traceback")
 """`_ERROR_WORDS` lower-cased and merged: where they start in a text, its lower-cased copy holds one of these."""
-_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE_BREAK = lazy_pattern("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Every line break of `str.splitlines`."""
-_ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_ODD_BREAK = lazy_pattern("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Line breaks of `str.splitlines` other than the newline."""
-_RULE_WORDS = re.compile(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_LINE = re.compile(r"^- (rule|file|cmd|id|error|edited|files|seen)(?: \[exit (-?\d+)\])?:(?: (.*))?$")
+_RULE_WORDS = lazy_pattern(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
+_SENTENCE_END = lazy_pattern(r"(?<=[.!?])\s+|\n+")
+_LINE = lazy_pattern(r"^- (rule|file|cmd|id|error|edited|files|seen)(?: \[exit (-?\d+)\])?:(?: (.*))?$")
 _EDITOR_SUBCOMMANDS = frozenset({"view", "create", "str_replace", "insert", "undo_edit", "write", "edit", "read"})
-_ID_KEY = re.compile(r"(?:^|_)id$", re.IGNORECASE)
+_ID_KEY = lazy_pattern(r"(?:^|_)id$", re.IGNORECASE)
 _JOB_STOP = frozenset({"the", "a", "an", "is", "was", "of", "to", "in", "for", "and", "it", "id", "with", "on"})
 
 
@@ -548,7 +549,7 @@ def _path_char(char: str) -> bool:
     return char.isalnum() or char in "_.@+-"
 
 
-_PATH_RUN = re.compile(r"[\w.@+\-/]+")
+_PATH_RUN = lazy_pattern(r"[\w.@+\-/]+")
 """Runs of path characters and slashes: a path named inside a value is a slash-aligned piece of one (`_Names`)."""
 
 
@@ -1080,13 +1081,13 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
 
 
 _WRITE_SUBCOMMANDS = frozenset({"create", "str_replace", "insert", "write", "edit", "undo_edit"})
-_WRITE_TOOL = re.compile(r"write|edit|create|patch|replace|insert|append|save|delete|remove|rename|move", re.I)
-_READ_TOOL = re.compile(r"read|view|get|list|search|find|grep|glob|cat|show|open", re.I)
+_WRITE_TOOL = lazy_pattern(r"write|edit|create|patch|replace|insert|append|save|delete|remove|rename|move", re.I)
+_READ_TOOL = lazy_pattern(r"read|view|get|list|search|find|grep|glob|cat|show|open", re.I)
 _PATH_KEYS = frozenset({"path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path", "dest"})
-_REDIRECT = re.compile(r"(?<![<>&\d])>>?\|?\s*([^\s;&|<>()\"'`]+)")
-_TEE = re.compile(r"\btee\s+(?:-a\s+)?([^\s;&|<>()\"'`]+)")
-_IN_PLACE = re.compile(r"\b(?:sed|perl)\b[^\n;&|]*?\s-[a-zA-Z]*i")
-_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
+_REDIRECT = lazy_pattern(r"(?<![<>&\d])>>?\|?\s*([^\s;&|<>()\"'`]+)")
+_TEE = lazy_pattern(r"\btee\s+(?:-a\s+)?([^\s;&|<>()\"'`]+)")
+_IN_PLACE = lazy_pattern(r"\b(?:sed|perl)\b[^\n;&|]*?\s-[a-zA-Z]*i")
+_SEGMENT = lazy_pattern(r"&&|\|\||[;|\n]")
 
 
 def _writes(name: str, args: Any) -> bool:

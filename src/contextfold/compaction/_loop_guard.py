@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["LoopGuard", "floor_error"]
 

@@ -20,9 +20,8 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from contextfold._config import ContextConfig
 from contextfold._markers import (
     ARCHIVE_PENDING,
     MARKER_KEY,
@@ -36,6 +35,9 @@ from contextfold._markers import is_summary as is_summary_message
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold.compaction._boundaries import Boundary
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = [
     "ARCHIVE_PENDING",

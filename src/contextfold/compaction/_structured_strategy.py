@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from contextfold._config import ContextConfig
 from contextfold._errors import SummarizerError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter
@@ -24,6 +24,9 @@ from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._ledger import ledger_for
 from contextfold.compaction._plan import CompactionPlan
 from contextfold.compaction._summary import StructuredSummarizer, render_summary_text
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["StructuredStrategy"]
 

@@ -15,9 +15,7 @@ import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Protocol
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from contextfold._errors import SummarizerError, looks_like_context_length
 from contextfold._messages import (
@@ -31,6 +29,11 @@ from contextfold._messages import (
     ToolResultBlock,
 )
 from contextfold._tokens._counting import TokenCounter, count_messages
+
+if TYPE_CHECKING:  # the summary's model loads on first use (it imports pydantic); see __getattr__ at the end
+    from pydantic import BaseModel
+
+    from contextfold.compaction._structured_summary import StructuredSummary
 
 __all__ = [
     "SUMMARY_FIELDS",
@@ -52,20 +55,6 @@ _TITLES = {
     "next_steps": "Next steps",
     "context_to_preserve": "Context to preserve",
 }
-
-
-class StructuredSummary(BaseModel):
-    """The five-field summary of the compacted part of a conversation."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
-
-    task_overview: str = Field(description="What the user asked for, in full, with the constraints they set.")
-    current_state: str = Field(description="What has been done and what state the work is in right now.")
-    important_discoveries: str = Field(description="Facts learned: causes found, decisions taken, dead ends.")
-    next_steps: str = Field(description="What remains to do, in order, with the exact commands or files involved.")
-    context_to_preserve: str = Field(
-        description="Verbatim details a later turn needs: paths, commands, ids, preferences, running work."
-    )
 
 
 class SummaryModel(Protocol):
@@ -207,6 +196,10 @@ class StructuredSummarizer:
         self, messages: Sequence[Message], *, previous: StructuredSummary | None = None
     ) -> SummaryOutcome:
         """Summarize ``messages`` (oldest first); raises `SummarizerError` when the model cannot."""
+        from pydantic import BaseModel, ValidationError
+
+        from contextfold.compaction._structured_summary import StructuredSummary
+
         schema = StructuredSummary.model_json_schema()
         start = 0
         notes: list[str] = []
@@ -258,3 +251,12 @@ def _coerce(raw: Any) -> Any:
 def _short(exc: BaseException) -> str:
     text = str(exc).splitlines()
     return "; ".join(line.strip() for line in text[:3])
+
+
+def __getattr__(name: str) -> object:
+    """`StructuredSummary` lives in `contextfold.compaction._structured_summary` (loaded on first use)."""
+    if name == "StructuredSummary":
+        from contextfold.compaction._structured_summary import StructuredSummary
+
+        return StructuredSummary
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

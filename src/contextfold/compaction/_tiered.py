@@ -25,9 +25,8 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
@@ -44,6 +43,9 @@ from contextfold.compaction._plan import (
     plan_async,
 )
 from contextfold.compaction._summary import StructuredSummarizer
+
+if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
 
 __all__ = ["TieredCompaction"]
 
