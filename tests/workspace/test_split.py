@@ -189,3 +189,14 @@ def test_secant_step_finds_the_largest_head_in_few_counts(size: int) -> None:
     longer = ToolResultBlock(call_id="c", content=(TextBlock(text=text[: plan.offset + 1]), TextBlock(text="[cut]")))
     snapped = text[plan.offset - 1] == "\n"
     assert snapped or cost(BytesCounter(), longer) > 21_333
+
+
+def test_the_truncation_marker_lives_with_the_other_markers() -> None:
+    import contextfold._markers as markers
+    import contextfold._workspace._split as split
+
+    assert split.TRUNCATION_MARKER is markers.TRUNCATION_MARKER == "<<<TRUNCATED>>>"  # the old name still imports
+    notice = truncation_notice("tool_results/a.txt", line=10, lines=30)
+    first, _, rest = notice.partition("\n")
+    assert first == markers.TRUNCATION_MARKER
+    assert markers.hint_body(rest) is not None  # the notice after the marker is a rendered hint

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ResultLimitError
+from contextfold._markers import TRUNCATION_MARKER, render_hint
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._naming import Payload, payload_for_media, payload_for_tool_result
@@ -68,7 +69,6 @@ __all__ = [
 
 DEFAULT_TOOL_RESULT_LIMIT = 50_000
 """Tokens a single tool result may take in the context before it is split."""
-TRUNCATION_MARKER = "<<<TRUNCATED>>>"
 LINE_SNAP_FRACTION = 0.1
 """A cut moves back to the last newline if that loses at most this fraction of the kept text..."""
 LINE_SNAP_MAX_CHARS = 2000
@@ -194,7 +194,7 @@ def truncation_notice(
             f"The whole result{size} is saved in the workspace file {path}; {resume}, "
             "or search it with search_offloaded." + media
         )
-    return f"{TRUNCATION_MARKER}\n<system-reminder>\n{body}\n</system-reminder>"
+    return f"{TRUNCATION_MARKER}\n{render_hint(body)}"
 
 
 def _rest_start(content: Sequence[TextBlock | DataBlock], index: int, offset: int) -> int:
