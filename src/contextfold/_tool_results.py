@@ -79,8 +79,8 @@ async def admit_tool_message(
 ) -> ToolResultAdmission:
     """Run every result of the tool message ``message`` through the path (see the module docstring).
 
-    ``guard`` None: no sanitizing and no fence. With ``guard.fence`` on, ``fence`` (the session's, whose nonce the
-    system prompt names) must be given. If the workspace write fails, `WorkspaceError` propagates and nothing is
+    ``guard`` None: no sanitizing and no fence. With ``guard.fence`` on, ``fence`` (the session's, whose tags the
+    system prompt describes) must be given. If the workspace write fails, `WorkspaceError` propagates and nothing is
     returned: the caller still has the whole result.
     """
     fencing = guard is not None and guard.fence
