@@ -203,6 +203,41 @@ async def test_oversized_result_is_offloaded_and_read_back(tmp_path: Path) -> No
     assert stored.splitlines()[1500] in read_back and stored.splitlines()[1501] in read_back
 
 
+@pytest.mark.parametrize("fence", [True, False])
+async def test_a_full_page_read_back_fits_the_result_limit_and_is_not_offloaded_again(
+    tmp_path: Path, fence: bool
+) -> None:
+    """The read-back tools aim below the tool-result limit by the tool message's framing (and the fence's tags)."""
+    big = "\n".join(f"line {i}: {'x' * 60}" for i in range(4000))
+
+    def dump() -> str:
+        return big
+
+    def script(index: int, messages: Sequence[Message]) -> Message:
+        if index == 0:
+            return calls(("dump", {}))
+        if index == 1:
+            text = messages[-1].tool_results[0].text
+            path = next(w for w in text.replace("`", " ").split() if w.startswith("tool_results/"))
+            return calls(("read_offloaded", {"path": path.rstrip(".,;'\""), "offset": 0, "limit": 4000}))
+        return say("read it")
+
+    guard = GuardConfig(fence=fence)
+    agent = Agent(
+        FnModel(script), tools=[dump], window=20_000, counter=BytesCounter(), workspace=LocalWorkspace(tmp_path),
+        guard=guard,
+    )  # fmt: skip
+    seen = events_of(agent)
+    result = await agent.run("dump it")
+    offloads = [e for e in seen if e.kind == "offload"]
+    assert len(offloads) == 1 and len(result.offloaded) == 1  # the dump; the page read back stays whole
+    page = [m for m in result.messages if m.role == "tool"][-1]
+    assert "<<<TRUNCATED>>>" not in page.tool_results[0].text and "line 0:" in page.tool_results[0].text
+    limit = agent.context.config.result_limit
+    assert BytesCounter().count_message(page) <= limit
+    assert BytesCounter().count_message(page) > limit * 0.9  # a full page: the cap, not the file, ended it
+
+
 async def test_context_length_exceeded_compacts_once_and_retries() -> None:
     history = [Message.text_message("user" if i % 2 == 0 else "assistant", f"turn {i} " + "y" * 400) for i in range(40)]
     context = make_context(window=20_000)
