@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import get_args
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +18,7 @@ from contextfold._messages import (
     ToolResultBlock,
 )
 
-PROVIDERS: tuple[ProviderName, ...] = get_args(ProviderName)  # "responses" has its own tests
+PROVIDERS: tuple[ProviderName, ...] = ("openai", "anthropic")  # "responses" has its own tests
 
 
 def sys_(text: str = "You are helpful.") -> Message:

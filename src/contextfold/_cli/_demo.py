@@ -7,7 +7,7 @@ driven by `ReplayModel`/`ReplayTools`, so it needs no key and no network. A
 live view shows the context filling up and each compaction and offload as it
 happens; the summary compares the tokens sent with what a naive loop (the
 whole history every call) would have sent, and checks every request the loop
-prepared against both providers' tool-pairing rules.
+prepared against every provider format's tool-pairing rules.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ class _Problem:
 
 
 class _CheckedModel:
-    """Wraps the replay model: validates every request for both providers, and paces the run."""
+    """Wraps the replay model: validates every request for every provider format, and paces the run."""
 
     def __init__(self, inner: ReplayModel, delay: float) -> None:
         self.inner = inner
@@ -401,7 +401,7 @@ def _print_summary(console: Console, report: DemoReport) -> None:
         ("compactions", f"{data['compactions']} ({data['archived_messages']} messages archived)"),
         ("offloaded tool results", f"{data['offloaded_results']} ({_size(data['offloaded_bytes'])})"),
         ("follow-ups fed", str(data["follow_ups"])),
-        ("tool pairs intact", "yes (every request, OpenAI and Anthropic)" if data["pairs_intact"] else "NO"),
+        ("tool pairs intact", "yes (every request, every provider format)" if data["pairs_intact"] else "NO"),
         (
             "context-layer overhead per turn",
             f"median {data['overhead_ms_median']:.2f} ms, p99 {data['overhead_ms_p99']:.2f} ms",

@@ -1,4 +1,4 @@
-"""``contextfold validate FILE --provider openai|anthropic``: check that a provider would accept a transcript.
+"""``contextfold validate FILE --provider openai|anthropic|responses``: check that a provider would accept a transcript.
 
 Exit code 0 when every selected conversation is valid, 1 when problems were
 found, 2 when the file could not be read. Pending tool calls at the very end
