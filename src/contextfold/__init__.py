@@ -7,8 +7,9 @@ strategies), `contextfold.models` (model adapters) and `contextfold.testing`
 HTTP client, and prints nothing.
 """
 
-from contextfold._agent._loop import Agent, AgentEvent, AgentResult
-from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
+from contextfold._agent._builtin_tools import builtin_tools
+from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
+from contextfold._agent._replay import END_OF_RECORDING, ReplayExhausted, ReplayModel, ReplayTools, replay
 from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
 from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
@@ -74,7 +75,7 @@ from contextfold._messages import (
 )
 from contextfold._public import publish as _publish
 from contextfold._runtime._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
-from contextfold._runtime._layers import DiscoveredLayers, SystemPromptBuilder, discover
+from contextfold._runtime._layers import DiscoveredLayers, PromptFile, SkippedFile, SystemPromptBuilder, discover
 from contextfold._runtime._read_cache import ReadCache
 from contextfold._runtime._steering import (
     Cancel,
@@ -97,6 +98,7 @@ from contextfold._tokens._counting import (
 )
 from contextfold._tokens._exact import HFCounter, TiktokenCounter
 from contextfold._tokens._factory import make_counter
+from contextfold._tool_results import GuardInfo
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
@@ -107,6 +109,7 @@ from contextfold.compaction._summary import StructuredSummarizer, StructuredSumm
 __version__ = "0.1.0"
 
 __all__ = [
+    "END_OF_RECORDING",
     "MEDIA_TOKENS",
     "Agent",
     "AgentEvent",
@@ -135,6 +138,7 @@ __all__ = [
     "Finding",
     "FollowUp",
     "GuardConfig",
+    "GuardInfo",
     "HFCounter",
     "HintBlock",
     "HintConfig",
@@ -142,11 +146,13 @@ __all__ = [
     "LocalWorkspace",
     "Message",
     "MissingExtraError",
+    "ModelCallInfo",
     "OffloadRef",
     "Offloader",
     "PathRefusedError",
     "Prepared",
     "Problem",
+    "PromptFile",
     "ProviderName",
     "ReadCache",
     "RedactedThinkingBlock",
@@ -158,7 +164,9 @@ __all__ = [
     "ResultLimitError",
     "Role",
     "SanitizeResult",
+    "SkippedFile",
     "SteeringChannel",
+    "SteeringInfo",
     "SteeringMessage",
     "StructuredSummarizer",
     "StructuredSummary",
@@ -186,6 +194,7 @@ __all__ = [
     "anthropic_to_messages",
     "apply_steering",
     "bind_readback_tools",
+    "builtin_tools",
     "count_messages",
     "count_tools",
     "detect_format",

@@ -93,7 +93,9 @@ class Transcript:
 # ---------------------------------------------------------------------------------------------- reading
 
 
-def load_transcripts(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> list[Transcript]:
+def load_transcripts(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, limit_name: str = "max_bytes"
+) -> list[Transcript]:
     """Read every conversation in a transcript file (gzip-compressed too; ``-`` reads standard input).
 
     Raises `InputError` for bytes that are not UTF-8 (with byte offset and
@@ -101,9 +103,11 @@ def load_transcripts(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_M
     transcript, or a file that cannot be read (missing, no permission; the
     `OSError` is kept as ``__cause__``), is not a regular file (a FIFO, a
     device, a directory), or holds (or decompresses to) more than
-    ``max_bytes``. See `contextfold._formats._files.read_input`.
+    ``max_bytes``; that message tells the user to raise ``limit_name`` (a
+    command line passes its flag). See ``docs/cli-files.md``.
     """
-    return transcripts_from_bytes(read_transcript_bytes(path, max_bytes=max_bytes), source=_source(path))
+    data = read_transcript_bytes(path, max_bytes=max_bytes, limit_name=limit_name)
+    return transcripts_from_bytes(data, source=_source(path))
 
 
 def read_transcript_bytes(
@@ -123,9 +127,15 @@ def _source(path: str | os.PathLike[str]) -> str:
     return "<stdin>" if name == STDIN else name
 
 
-def load_transcript(path: str | os.PathLike[str], *, conversation: int | str | None = None) -> Transcript:
-    """Read one conversation: by 0-based index, by its ``id``, or the only one in the file."""
-    transcripts = load_transcripts(path)
+def load_transcript(
+    path: str | os.PathLike[str],
+    *,
+    conversation: int | str | None = None,
+    max_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+    limit_name: str = "max_bytes",
+) -> Transcript:
+    """Read one conversation: by 0-based index, by its ``id``, or the only one in the file (see `load_transcripts`)."""
+    transcripts = load_transcripts(path, max_bytes=max_bytes, limit_name=limit_name)
     return pick_conversation(transcripts, conversation, source=_source(path))
 
 

@@ -490,7 +490,7 @@ def explain_result_limit(exc: ResultLimitError, config: ContextConfig) -> Result
     """``exc`` restated in terms of the settings that set the limit (``window``, ``tool_result_limit``).
 
     ``exc.limit`` may be below ``config.result_limit`` (the agent keeps room for the fence); the window
-    suggested leaves the same room.
+    suggested (also in ``min_window``) leaves the same room.
     """
     reserved = max(0, config.result_limit - exc.limit)
     need = exc.needed + reserved
@@ -498,16 +498,17 @@ def explain_result_limit(exc: ResultLimitError, config: ContextConfig) -> Result
         f"window {config.window} x trigger_ratio {config.trigger_ratio:g} / safety_margin {config.safety_margin:g}"
         f" x tool_result_share {config.tool_result_share:g}"
     )
-    if config.tool_result_limit < need:
+    min_window = None if config.tool_result_limit < need else min_window_for_result_limit(config, need)
+    if min_window is None:
         fix = f"raise tool_result_limit to at least {need}"
     else:
-        fix = f"use a window of at least {min_window_for_result_limit(config, need)} tokens"
+        fix = f"use a window of at least {min_window} tokens"
     message = (
         f"ContextConfig.result_limit is {config.result_limit} tokens ({derived}, at most tool_result_limit "
         f"{config.tool_result_limit}), too small for the truncation notice of a split tool result "
         f"({exc.needed} tokens{f' plus {reserved} reserved' if reserved else ''}); {fix}"
     )
-    return ResultLimitError(message, limit=exc.limit, needed=exc.needed)
+    return ResultLimitError(message, limit=exc.limit, needed=exc.needed, min_window=min_window)
 
 
 def min_window_for_result_limit(config: ContextConfig, need: int) -> int:
