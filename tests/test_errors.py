@@ -121,12 +121,10 @@ def test_every_exception_of_the_package_is_drawn_in_the_tree_and_derives_from_th
 
 def test_every_exception_is_defined_on_the_ground_floor_and_importable_where_it_was() -> None:
     import contextfold._errors as errors
-    from contextfold._agent._replay import ReplayExhausted
-    from contextfold._agent._tools import ToolError
-    from contextfold._runtime._steering import ChannelFullError
+    from contextfold import ChannelFullError, ReplayExhausted, ToolError
     from contextfold.models import ContextLengthExceeded, ModelError
-    from contextfold.models._base import ContextLengthExceeded as BaseCLE
-    from contextfold.models._base import ModelError as BaseModelError
+    from contextfold.models import ContextLengthExceeded as BaseCLE
+    from contextfold.models import ModelError as BaseModelError
 
     assert errors.ReplayExhausted is ReplayExhausted
     assert errors.ToolError is ToolError

@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 
 from contextfold import (
     Agent,
+    AgentEvent,
     BytesCounter,
     Context,
     ContextConfig,
     Fence,
     GuardConfig,
+    GuardInfo,
     InputError,
     LocalWorkspace,
     Message,
@@ -31,7 +33,6 @@ from contextfold import (
     ToolResultBlock,
     ToolSpec,
 )
-from contextfold._agent._loop import AgentEvent, GuardInfo
 from contextfold.models import ModelResponse, Usage
 
 AWS_KEY = "AKIAZ3MHQW5LPVXA7RQB"

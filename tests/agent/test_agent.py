@@ -11,16 +11,30 @@ from typing import Any
 
 import pytest
 
-from contextfold._agent._loop import Agent, AgentEvent, GuardInfo, ModelCallInfo, SteeringInfo
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._errors import ConfigError
-from contextfold._formats._validate import validate
-from contextfold._guard import Fence, GuardConfig
-from contextfold._messages import HintBlock, Message, TextBlock, ToolCallBlock, ToolSpec
-from contextfold._runtime._steering import FollowUp, RequestPause, SteeringChannel, SystemReminder
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    Agent,
+    AgentEvent,
+    BytesCounter,
+    ConfigError,
+    Context,
+    ContextConfig,
+    Fence,
+    FollowUp,
+    GuardConfig,
+    GuardInfo,
+    HintBlock,
+    LocalWorkspace,
+    Message,
+    ModelCallInfo,
+    RequestPause,
+    SteeringChannel,
+    SteeringInfo,
+    SystemReminder,
+    TextBlock,
+    ToolCallBlock,
+    ToolSpec,
+    validate,
+)
 from contextfold.models import ContextLengthExceeded, ModelResponse, Usage
 
 AWS_KEY = "AKIAZ3MHQW5LPVXA7RQB"

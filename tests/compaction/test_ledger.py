@@ -9,9 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contextfold.compaction._ledger as ledger_module
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._config import ContextConfig
-from contextfold._context import Context
+from contextfold import BytesCounter, Context, ContextConfig, Message, TextBlock, ToolCallBlock, ToolResultBlock
 from contextfold.strategies import DigestStrategy, Fact, Ledger, extract_facts, parse_ledger
 
 C = BytesCounter()

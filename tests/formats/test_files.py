@@ -15,16 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import InputError
-from contextfold._formats._files import (
-    OutputFile,
-    decode_utf8,
-    escape_surrogates,
-    gunzip_bounded,
-    read_input,
-    write_bytes_atomic,
-)
-from contextfold._formats._transcript import load_transcripts
+from contextfold import InputError, load_transcripts
+from contextfold._formats._files import decode_utf8, gunzip_bounded, read_input, write_bytes_atomic
+from contextfold.files import OutputFile, escape_surrogates
 
 
 @settings(max_examples=80, deadline=None)

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contextfold import InputError, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from contextfold import (
+    InputError,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    validate,
+)
 from contextfold._formats._responses import (
     is_opaque,
     messages_to_responses,
@@ -17,7 +25,6 @@ from contextfold._formats._responses import (
     tools_from_responses,
     tools_to_responses,
 )
-from contextfold._formats._validate import validate
 from contextfold.compaction._groups import tool_groups
 
 text = st.text(max_size=20)

@@ -4,19 +4,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import ConfigError
-from contextfold._formats._providers import ProviderName
-from contextfold._formats._validate import PROBLEM_CODES, Problem, Provider, anthropic_turns, validate
-from contextfold._messages import (
+from contextfold import (
+    ConfigError,
     DataBlock,
     HintBlock,
     Message,
+    Problem,
+    ProviderName,
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    validate,
 )
+from contextfold._formats._validate import PROBLEM_CODES, Provider, anthropic_turns
 
 PROVIDERS: tuple[ProviderName, ...] = ("openai", "anthropic")  # "responses" has its own tests
 

@@ -1,8 +1,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import Fence
-from contextfold._tokens._counting import BytesCounter
+from contextfold import BytesCounter, Fence
 
 
 def test_wrap_and_unwrap() -> None:

@@ -5,18 +5,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import any_text, meta
-from contextfold._errors import ConfigError
-from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock, iter_text
-from contextfold._tokens._counting import MEDIA_TOKENS, BytesCounter, TokenCounter, media_blocks
+from contextfold import (
+    MEDIA_TOKENS,
+    BytesCounter,
+    ConfigError,
+    DataBlock,
+    Message,
+    ResultLimitError,
+    TextBlock,
+    TokenCounter,
+    ToolResultBlock,
+    split_tool_result,
+)
+from contextfold._messages import iter_text
+from contextfold._tokens._counting import media_blocks
 from contextfold._workspace._codec import block_to_dict
 from contextfold._workspace._naming import payload_for_tool_result
-from contextfold._workspace._split import (
-    TRUNCATION_MARKER,
-    ResultLimitError,
-    minimum_limit,
-    split_tool_result,
-    truncation_notice,
-)
+from contextfold._workspace._split import TRUNCATION_MARKER, minimum_limit, truncation_notice
 
 
 class CharCounter:

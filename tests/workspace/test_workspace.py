@@ -11,11 +11,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import data_blocks, messages
-from contextfold._errors import ConfigError, PathRefusedError, WorkspaceError
-from contextfold._messages import DataBlock, Message
+from contextfold import (
+    ConfigError,
+    DataBlock,
+    LocalWorkspace,
+    Message,
+    Offloader,
+    OffloadRef,
+    PathRefusedError,
+    WorkspaceError,
+)
 from contextfold._workspace._codec import message_to_dict
-from contextfold._workspace._local import INDEX_NAME, LocalWorkspace
-from contextfold._workspace._offload import Offloader, OffloadRef
+from contextfold._workspace._local import INDEX_NAME
 
 
 def fixed_clock() -> datetime:
