@@ -387,13 +387,24 @@ def _cut_text(
                 step *= 2
     while hi - lo > 1:
         probe((lo + hi) // 2)
-    # Never split a surrogate pair (a str can hold one as two code points).
+    lo, lo_cost = _off_surrogate(text, lo, lo_cost, cost_at, limit, prefix_cost)
+    return _snap_to_line(text, lo, lo_cost, cost_at, limit)
+
+
+def _off_surrogate(
+    text: str, lo: int, lo_cost: int, cost_at: Callable[[int], int], limit: int, prefix_cost: int
+) -> tuple[int, int]:
+    """The cut ``lo`` moved before a surrogate pair it would split (a str can hold one as two code points)."""
     if 0 < lo < len(text) and "\ud800" <= text[lo - 1] <= "\udbff" and "\udc00" <= text[lo] <= "\udfff":
         lo -= 1
         lo_cost = cost_at(lo) if lo else prefix_cost
         if lo_cost > limit:  # a counter that is not monotone: fall back to the verified block prefix
             lo, lo_cost = 0, prefix_cost
-    # Prefer a line boundary when one is near: keep through the newline.
+    return lo, lo_cost
+
+
+def _snap_to_line(text: str, lo: int, lo_cost: int, cost_at: Callable[[int], int], limit: int) -> tuple[int, int]:
+    """The cut ``lo`` moved back to just after a newline when one is near and the head still fits."""
     if lo > 0 and text[lo - 1] != "\n":
         window = min(LINE_SNAP_MAX_CHARS, int(lo * LINE_SNAP_FRACTION))
         newline = text.rfind("\n", lo - window, lo) if window > 0 else -1
