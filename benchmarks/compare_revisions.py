@@ -112,20 +112,20 @@ def encode(value):
     return json.dumps(value, sort_keys=True, default=repr).encode()
 def messages_of(body, provider):
     return body.get("input") if provider == "responses" else body.get("messages")
-results = []
-def check(doc, provider, system=None, tools=None):
+results = {}
+def check(label, doc, provider, system=None, tools=None):
     record, canonical = outcome(lambda: to_canonical(doc, provider, system=system))
-    results.append(record)
+    results[f"{label} read {provider}"] = record
     specs = []
     if tools is not None:
         record, specs = outcome(lambda: tools_from(tools, provider))
-        results.append(record)
+        results[f"{label} tools {provider}"] = record
     if canonical is None:
         return {}
     bodies = {}
     for target in PROVIDERS:
         record, body = outcome(lambda: render(canonical, target, specs or ()))
-        results.append(record)
+        results[f"{label} read {provider} render {target}"] = record
         if body is not None:
             bodies[target] = body
     return bodies
@@ -138,14 +138,15 @@ for name in ("openai_parallel", "anthropic_sample"):
     with open(f"{sys.argv[1]}/tests/data/{name}.json", encoding="utf-8") as fh:
         docs.append(json.load(fh) | {"provider": "anthropic" if name.startswith("anthropic") else "openai"})
 samples = {p: [] for p in PROVIDERS}
-for doc in docs:
+for number, doc in enumerate(docs):
     provider = doc.get("provider", "openai")
-    bodies = check(doc["messages"], provider, doc.get("system"), doc.get("tools"))
+    bodies = check(f"doc {number}", doc["messages"], provider, doc.get("system"), doc.get("tools"))
     for target, body in bodies.items():
         messages = messages_of(body, target)
         if isinstance(messages, list):
-            check(messages, target, body.get("system") if target == "anthropic" else None, body.get("tools"))
-            samples[target].append(messages)
+            system = body.get("system") if target == "anthropic" else None
+            check(f"doc {number} as {target}", messages, target, system, body.get("tools"))
+            samples[target].append((number, messages))
 ODD = (None, 1, "", "x", [], {}, [{"type": "nope"}], {"type": "text"})
 def variants(m):
     if not isinstance(m, dict):
@@ -170,15 +171,15 @@ def variants(m):
                                     block | {inner: 1}, block | {inner: "x"}):
                         yield m | {key: blocks[:j] + [changed] + blocks[j + 1:]}
 for provider, lists in samples.items():
-    for messages in lists:
+    for number, messages in lists:
         step = max(1, len(messages) // 12)
         for index in range(0, len(messages), step):
             before = messages[max(0, index - 2):index]
-            for variant in variants(messages[index]):
+            for n, variant in enumerate(variants(messages[index])):
                 for reader in PROVIDERS:
-                    check(before + [variant], reader)
-digest = hashlib.sha256(json.dumps(results).encode()).hexdigest()
-errors = sum(r[0] == "error" for r in results)
+                    check(f"doc {number} as {provider} message {index} variant {n}", before + [variant], reader)
+digest = hashlib.sha256(json.dumps(results, sort_keys=True).encode()).hexdigest()
+errors = sum(r[0] == "error" for r in results.values())
 print(json.dumps({"outcomes": len(results), "errors": errors, "sha256": digest, "records": results}))
 """
 
@@ -227,10 +228,14 @@ def main() -> int:
                 summary = f"{mine['texts']} texts, {mine['found']} with findings"
             elif name == "formats":
                 ours, other_records = mine["records"], theirs["records"]
-                assert isinstance(ours, list) and isinstance(other_records, list)
-                differences = sum(a != b for a, b in zip(ours, other_records, strict=False))
-                differences += abs(len(ours) - len(other_records))
+                assert isinstance(ours, dict) and isinstance(other_records, dict)
+                keys = ours.keys() | other_records.keys()
+                differing = [key for key in keys if ours.get(key) != other_records.get(key)]
+                differences = len(differing)
                 summary = f"{mine['outcomes']} outcomes ({mine['errors']} errors), sha256 {str(mine['sha256'])[:16]}"
+                if differing:
+                    outside = sum("responses" not in key for key in differing)
+                    summary += f"; differences outside the Responses format: {outside}"
             else:
                 differences = int(mine["sha256"] != theirs["sha256"])
                 summary = f"{mine['prepare calls']} prepared contexts, sha256 {str(mine['sha256'])[:16]}"
