@@ -25,7 +25,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("workspace-hardening", "Workspace hardening", "#14", "split failures, superseded files, hung searches"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
-    ("guard", "Guard", "#6, #14", "recall, false positives (tune, eval, eval2), throughput side by side, learned"),
+    ("guard", "Guard", "#6, #14", "recall, false positives (4 splits, learned on and off), throughput"),
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
