@@ -31,7 +31,13 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
     ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
     ("import", "Import time", "#13", "`import contextfold` in a fresh process against its dependencies"),
-    ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
+    (
+        "proxy",
+        "Proxy",
+        "#15",
+        "direct, pass-through, contextfold and Headroom side by side: added latency, TTFB, tokens, cache-weighted "
+        "cost, retention; the compaction policy sweep; real vs virtual usage over 500 turns",
+    ),
     (
         "adapters",
         "Framework adapters",
