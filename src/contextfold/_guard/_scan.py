@@ -40,6 +40,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
@@ -346,26 +347,59 @@ def _tokens(raw: bytes, letters: bytes, lo: int, hi: int) -> set[bytes]:
     return toks
 
 
-def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]], bytes]:
-    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``), punctuation anchors' positions, ``toks`` joined.
+_RunInfo: TypeAlias = tuple[frozenset[_Key], frozenset[re.Pattern[bytes]]]
+_NO_ANCHOR: _RunInfo = (frozenset(), frozenset())
+# What `_run_info` found per distinct letter run: the runs that start or hold no anchor (most of them) in a set, so
+# a text's unseen or anchored runs are one C-level set difference away; the others by run. Bounded (a run is
+# remembered only while there is room, and only when short), so a flood of random words costs the same as before.
+_PLAIN_RUNS: set[bytes] = set()
+_RUN_INFO: dict[bytes, _RunInfo] = {}
+_MEMO_RUNS = 1 << 17
+_MEMO_LEN = 40
 
-    The runs are joined each after a space (the tails of `_open_part` read them reversed). All C-level: one set
-    intersection for whole-word anchors, one regex over the joined runs for word-start anchors (and punctuation
-    stems), a few substring probes for inner ones, one literal-first regex per first character for the
-    punctuation anchors that can occur.
+
+def _run_info(run: bytes) -> _RunInfo:
+    """The word-start and inner anchors one letter run holds, and the punctuation groups its start can open.
+
+    What one regex over the joined runs (each run's longest word-start anchor or stem, then `_SHORTER`) and a
+    substring probe per inner letter anchor give for this run alone; remembered (`_PLAIN_RUNS`, `_RUN_INFO`).
+    """
+    m = _START_RX.match(b" " + run)
+    keys, rxs = _SHORTER[m.group(1)] if m is not None else _NO_ANCHOR
+    inner = [(lit, _INNER) for head, lits in _INNER_BY_HEAD if head in run for lit in lits if lit in run]
+    if inner:
+        keys = keys.union(inner)
+    info = (keys, rxs) if keys or rxs else _NO_ANCHOR
+    if len(run) <= _MEMO_LEN and len(_PLAIN_RUNS) + len(_RUN_INFO) < _MEMO_RUNS:
+        if info is _NO_ANCHOR:
+            _PLAIN_RUNS.add(run)
+        else:
+            _RUN_INFO[run] = info
+    return info
+
+
+def _joined(toks: AbstractSet[bytes]) -> bytes:
+    """The letter runs ``toks`` joined, each after a space."""
+    return b" " + b" ".join(toks)
+
+
+def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]]]:
+    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``) and the punctuation anchors' positions.
+
+    One set intersection for whole-word anchors; the word-start and inner anchors (and punctuation stems) each
+    run holds come from `_run_info`, remembered per distinct run, so only runs never seen before cost more than
+    a set difference; one literal-first regex per first character for the punctuation anchors that can occur.
     """
     words = _WORD_LITS.intersection(toks)
     present: set[_Key] = {(lit, _WORD) for lit in words} if words else set()
-    joined = b" " + b" ".join(toks)
     scans = {rx for rx, last, first in _STEMLESS if raw.find(last, lo, hi) >= 0 and raw.find(first, lo, hi) >= 0}
-    for run in set(_START_RX.findall(joined)):
-        keys, rxs = _SHORTER[run]
-        present |= keys
-        if rxs:
-            scans |= rxs
-    for head, lits in _INNER_BY_HEAD:
-        if head in joined:
-            present.update((lit, _INNER) for lit in lits if lit in joined)
+    for run in toks.difference(_PLAIN_RUNS):  # most runs of tool output were seen before and start no anchor
+        info = _RUN_INFO.get(run) or _run_info(run)
+        if info is not _NO_ANCHOR:
+            keys, rxs = info
+            present |= keys
+            if rxs:
+                scans |= rxs
     punct: dict[_Key, list[int]] = {}
     if len(scans) == 1:
         # One group's matches neither overlap nor need sorting or a tuple each (text packed with "<|" has one
@@ -373,11 +407,8 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
         # with a stem can occur only where a letter run starts with it).
         (rx,) = scans
         at = list(map(_START_OF, rx.finditer(raw, lo, hi)))
-        occur = (
-            [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
-            if len(at) > 64
-            else []
-        )
+        joined = _joined(toks) if len(at) > 64 else b""  # empty: no stem occurs, ``occur`` is empty
+        occur = [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
         if len(occur) == 1:
             punct[(occur[0], _INNER)] = at
         elif len(at) <= 64:  # a few: which literal each one is, without scanning the text again
@@ -390,7 +421,7 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
             for i, lit in zip(at, got, strict=True):
                 punct.setdefault((lit, _INNER), []).append(i)
         present.update(punct)
-        return present, punct, joined
+        return present, punct
     found: list[tuple[int, bytes]] = []
     for rx in scans:
         found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
@@ -404,7 +435,7 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
                 punct.setdefault((lit, _INNER), []).append(i)
                 end = i + len(lit)
         present.update(punct)
-    return present, punct, joined
+    return present, punct
 
 
 # Large texts are split into parts of at least _CHUNK bytes at newlines (no letter run, escape or anchor spans
@@ -517,14 +548,14 @@ def _open_part(
     part and its neighbours, and the anchors other than punctuation ones (found already) are not located
     here: ``(lo, hi)`` goes to ``need``.
     """
-    present, punct, joined = _present(toks, raw, lo, hi)
+    present, punct = _present(toks, raw, lo, hi)
     if not present:
         return
     idx: set[int] = set().union(*map(_BY_KEY.__getitem__, present))
     if near is None:
         here = {i for i in idx if not (gate := _RULES[i].gate) or _gate_open(gate, toks)}
         if not _TAILED.isdisjoint(here):
-            back = (joined + b" ")[::-1]  # `_reversed` of the runs, and a space after it (never a tail's start)
+            back = (_joined(toks) + b" ")[::-1]  # `_reversed` of the runs, and a space after (never a tail's start)
             here -= {i for i in _TAILED.intersection(here) if not _tails_open(_RULES[i].tails, back)}
     else:
         here = {i for i in idx if _GATE_IDS[i] <= near}
@@ -623,6 +654,43 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
     return out
 
 
+def _head_finders(rule: _Rule) -> tuple[re.Pattern[bytes] | None, re.Pattern[bytes] | None, tuple[bytes, ...]]:
+    """For `_head_starts`: one regex finding the rule's whole-word heads and one its stem heads, over ``spaced``.
+
+    A trie after the blank before a run (a literal first character, so ``re`` visits only the blanks), looking
+    ahead (zero width past that blank), so overlapping heads are all found, as by one ``find`` per head.
+    """
+    whole = sorted(h for h, kind in rule.heads if kind == _WORD)
+    stems = sorted(h for h, kind in rule.heads if kind == _START)
+    return (
+        re.compile(b" (?=" + _trie(whole) + b" )") if whole else None,
+        re.compile(b" (?=" + _trie(stems) + b")") if stems else None,
+        tuple(h for h, kind in rule.heads if kind == _INNER),
+    )
+
+
+_HEAD_FINDERS = {rule.rule_id: _head_finders(rule) for rule in _RULES if rule.heads}
+
+
+def _head_starts(rule: _Rule, t: _Text, lo: int, hi: int) -> set[int]:
+    """Where one of the rule's ``heads`` occurs in ``raw[lo:hi]``: the union of `_heads_at` over them.
+
+    A window without a backslash (a run then starts only after a blank of ``spaced``) is read by two regex scans
+    (`_head_finders`) instead of one ``find`` loop per head.
+    """
+    if t.raw.find(b"\\", max(0, lo - 2), hi) >= 0:
+        return {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}
+    whole, stems, punct = _HEAD_FINDERS[rule.rule_id]
+    at: set[int] = set()
+    if whole is not None:
+        at.update(map(_START_OF, whole.finditer(t.spaced, lo, hi + 2)))
+    if stems is not None:
+        at.update(map(_START_OF, stems.finditer(t.spaced, lo, hi + 1)))
+    for h in punct:
+        at.update(_heads_at(t, h, _INNER, lo, hi))
+    return at
+
+
 def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
     """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
 
@@ -676,7 +744,7 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
     if rule.starts:
         return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
     if rule.heads:
-        return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
+        return _match_at(rule, t, _head_starts(rule, t, lo, hi), lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
 
 
