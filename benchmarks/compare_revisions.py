@@ -8,10 +8,17 @@ Two checks, each printing one line (and exit status 1 on any difference):
   30 KB floods of attack units;
 - ``replay``: the SHA-256 of every prepared context (canonical JSON of the messages and the Anthropic rendering) of
   the harness's 2,000-message session replayed through the benchmark adapters (default, without the ledger,
-  calibrated counter) with a fixed clock advancing 3 minutes per step.
+  calibrated counter) with a fixed clock advancing 3 minutes per step;
+- ``formats``: for every transcript of ``../shared/corpus/dev`` and the format samples of ``tests/data``, read as
+  OpenAI, rendered for each provider and read back, and for variants of a sample of those messages in each format
+  (each key dropped or given another type, other roles, each block's keys likewise, odd blocks added), the outcome
+  of reading them as each provider and rendering the result for each provider: the canonical JSON, the rendered
+  body, or the error (type, message, message index). Meant for refactors of ``_formats``: a revision without the
+  Responses format shows differences there by design.
 
     .venv/bin/python benchmarks/compare_revisions.py --against HEAD~1            # both checks
     .venv/bin/python benchmarks/compare_revisions.py --against 05bf9c8 --only replay
+    .venv/bin/python benchmarks/compare_revisions.py --against HEAD~1 --only formats
 
 The other revision's ``src`` and ``benchmarks`` are exported with ``git archive`` into a temporary directory; each
 side runs in its own process.
@@ -89,6 +96,95 @@ for cls in (adapters.Adapter, adapters.NoLedgerAdapter, adapters.CalibratedAdapt
 print(json.dumps({"prepare calls": 3 * sum(m["role"] == "assistant" for m in session), "sha256": digest.hexdigest()}))
 """
 
+_FORMATS = r"""
+import glob, hashlib, json, sys
+from contextfold._formats import render, to_canonical, tools_from
+from contextfold._workspace._codec import message_to_json_bytes
+PROVIDERS = ("openai", "anthropic", "responses")
+def outcome(fn):
+    try:
+        value = fn()
+    except Exception as exc:
+        index = getattr(exc, "message_index", None)
+        return ("error", type(exc).__name__, str(exc), index), None
+    return ("ok", hashlib.sha256(encode(value)).hexdigest()[:16]), value
+def encode(value):
+    if isinstance(value, list) and all(hasattr(m, "role") for m in value):
+        return b"\n".join(message_to_json_bytes(m) for m in value)
+    return json.dumps(value, sort_keys=True, default=repr).encode()
+def messages_of(body, provider):
+    return body.get("input") if provider == "responses" else body.get("messages")
+results = {}
+def check(label, doc, provider, system=None, tools=None):
+    record, canonical = outcome(lambda: to_canonical(doc, provider, system=system))
+    results[f"{label} read {provider}"] = record
+    specs = []
+    if tools is not None:
+        record, specs = outcome(lambda: tools_from(tools, provider))
+        results[f"{label} tools {provider}"] = record
+    if canonical is None:
+        return {}
+    bodies = {}
+    for target in PROVIDERS:
+        record, body = outcome(lambda: render(canonical, target, specs or ()))
+        results[f"{label} read {provider} render {target}"] = record
+        if body is not None:
+            bodies[target] = body
+    return bodies
+docs = []
+paths = sorted(glob.glob(f"{sys.argv[2]}/corpus/dev/*.jsonl")) + sorted(glob.glob(f"{sys.argv[1]}/tests/data/*.jsonl"))
+for path in paths:
+    with open(path, encoding="utf-8") as fh:
+        docs += [json.loads(line) for line in fh if line.strip()]
+for name in ("openai_parallel", "anthropic_sample"):
+    with open(f"{sys.argv[1]}/tests/data/{name}.json", encoding="utf-8") as fh:
+        docs.append(json.load(fh) | {"provider": "anthropic" if name.startswith("anthropic") else "openai"})
+samples = {p: [] for p in PROVIDERS}
+for number, doc in enumerate(docs):
+    provider = doc.get("provider", "openai")
+    bodies = check(f"doc {number}", doc["messages"], provider, doc.get("system"), doc.get("tools"))
+    for target, body in bodies.items():
+        messages = messages_of(body, target)
+        if isinstance(messages, list):
+            system = body.get("system") if target == "anthropic" else None
+            check(f"doc {number} as {target}", messages, target, system, body.get("tools"))
+            samples[target].append((number, messages))
+ODD = (None, 1, "", "x", [], {}, [{"type": "nope"}], {"type": "text"})
+def variants(m):
+    if not isinstance(m, dict):
+        return
+    for role in ("system", "developer", "user", "assistant", "tool"):
+        yield m | {"role": role}
+    for key in list(m):
+        yield {k: v for k, v in m.items() if k != key}
+        for odd in ODD:
+            yield m | {key: odd}
+    for key in ("content", "tool_calls", "output"):
+        blocks = m.get(key)
+        if not isinstance(blocks, list):
+            continue
+        yield m | {key: blocks + [{"type": "nope"}, "text", None]}
+        for j, block in enumerate(blocks[:3]):
+            for odd in ("text", None, {}):
+                yield m | {key: blocks[:j] + [odd] + blocks[j + 1:]}
+            if isinstance(block, dict):
+                for inner in list(block):
+                    for changed in ({k: v for k, v in block.items() if k != inner}, block | {inner: None},
+                                    block | {inner: 1}, block | {inner: "x"}):
+                        yield m | {key: blocks[:j] + [changed] + blocks[j + 1:]}
+for provider, lists in samples.items():
+    for number, messages in lists:
+        step = max(1, len(messages) // 12)
+        for index in range(0, len(messages), step):
+            before = messages[max(0, index - 2):index]
+            for n, variant in enumerate(variants(messages[index])):
+                for reader in PROVIDERS:
+                    check(f"doc {number} as {provider} message {index} variant {n}", before + [variant], reader)
+digest = hashlib.sha256(json.dumps(results, sort_keys=True).encode()).hexdigest()
+errors = sum(r[0] == "error" for r in results.values())
+print(json.dumps({"outcomes": len(results), "errors": errors, "sha256": digest, "records": results}))
+"""
+
 
 def _run(code: str, tree: Path) -> dict[str, object]:
     path = [str(tree / "src"), str(tree), str(SHARED / "bench")]
@@ -105,9 +201,9 @@ def _run(code: str, tree: Path) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", required=True, help="the git revision to compare with (e.g. HEAD~1)")
-    parser.add_argument("--only", choices=("guard", "replay"))
+    parser.add_argument("--only", choices=("guard", "replay", "formats"))
     args = parser.parse_args()
-    checks = {"guard": _GUARD, "replay": _REPLAY}
+    checks = {"guard": _GUARD, "replay": _REPLAY, "formats": _FORMATS}
     if args.only:
         checks = {args.only: checks[args.only]}
     failed = False
@@ -132,6 +228,16 @@ def main() -> int:
                 pairs = list(zip(mine["findings"], theirs["findings"], strict=True))  # type: ignore[call-overload]
                 differences = sum(a != b for a, b in pairs)
                 summary = f"{mine['texts']} texts, {mine['found']} with findings"
+            elif name == "formats":
+                ours, other_records = mine["records"], theirs["records"]
+                assert isinstance(ours, dict) and isinstance(other_records, dict)
+                keys = ours.keys() | other_records.keys()
+                differing = [key for key in keys if ours.get(key) != other_records.get(key)]
+                differences = len(differing)
+                summary = f"{mine['outcomes']} outcomes ({mine['errors']} errors), sha256 {str(mine['sha256'])[:16]}"
+                if differing:
+                    outside = sum("responses" not in key for key in differing)
+                    summary += f"; differences outside the Responses format: {outside}"
             else:
                 differences = int(mine["sha256"] != theirs["sha256"])
                 summary = f"{mine['prepare calls']} prepared contexts, sha256 {str(mine['sha256'])[:16]}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from contextfold._messages import (
+from contextfold import (
     DataBlock,
     HintBlock,
     Message,

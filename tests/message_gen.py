@@ -20,7 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from contextfold._messages import (
+from contextfold import (
     DataBlock,
     HintBlock,
     Message,

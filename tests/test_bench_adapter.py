@@ -56,8 +56,7 @@ def test_replay_contexts_are_provider_valid(harness: ModuleType) -> None:
     """Every context the adapter hands out in a compacting replay validates for both providers."""
     from benchmarks.contextfold_adapter import Adapter
 
-    from contextfold._formats import render
-    from contextfold._formats._validate import validate
+    from contextfold import render, validate
 
     async def run() -> tuple[int, int]:
         ad = Adapter()

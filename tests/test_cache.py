@@ -2,10 +2,18 @@
 
 import json
 
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock, ToolSpec
-from contextfold._config import ContextConfig
-from contextfold._context import Context, ContextEvent
-from contextfold._formats import render
+from contextfold import (
+    BytesCounter,
+    Context,
+    ContextConfig,
+    ContextEvent,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    ToolSpec,
+    render,
+)
 
 C = BytesCounter()
 TOOLS = (ToolSpec(name="bash", description="run"),)

@@ -5,8 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from contextfold import ConfigError
-from contextfold._config import ContextConfig
+from contextfold import ConfigError, ContextConfig
 
 
 def test_defaults_and_derived_values() -> None:

@@ -9,22 +9,23 @@ from hypothesis import strategies as st
 from contextfold import (
     BytesCounter,
     ConfigError,
+    Context,
+    ContextConfig,
+    ContextEvent,
     InputError,
+    LocalWorkspace,
     Message,
+    ReadCache,
+    StructuredSummarizer,
     TextBlock,
     ToolCallBlock,
     ToolResultBlock,
     WorkspaceError,
 )
-from contextfold._config import ContextConfig
-from contextfold._context import Context, ContextEvent
-from contextfold._runtime._hints import FixedClock
-from contextfold._runtime._read_cache import ReadCache
-from contextfold._workspace._local import LocalWorkspace
+from contextfold.compaction import StructuredStrategy
 from contextfold.compaction._groups import orphan_results, unanswered_calls
-from contextfold.compaction._structured_strategy import StructuredStrategy
-from contextfold.compaction._summary import SUMMARY_FIELDS, StructuredSummarizer
-from contextfold.testing import ScriptedSummaryModel
+from contextfold.compaction._summary import SUMMARY_FIELDS
+from contextfold.testing import FixedClock, ScriptedSummaryModel
 from conversation_gen import conversations
 
 CLOCK = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))

@@ -24,23 +24,26 @@ from hypothesis import strategies as st
 
 from contextfold import (
     BytesCounter,
+    CompactionPlan,
+    Context,
+    ContextConfig,
     ContextOverflowError,
     HintBlock,
+    LocalWorkspace,
     Message,
+    OffloadRef,
+    Prepared,
     TextBlock,
+    TokenCounter,
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._config import ContextConfig
-from contextfold._context import REATTACHED_META_VALUE, Context, Prepared
-from contextfold._runtime._hints import FixedClock
-from contextfold._tokens._counting import TokenCounter
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
+from contextfold._context import REATTACHED_META_VALUE
+from contextfold.compaction import DigestStrategy
 from contextfold.compaction._boundaries import SUMMARY_META_KEY
-from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import orphan_results, pending_tail, unanswered_calls
-from contextfold.compaction._plan import CompactionPlan, is_summary_message
+from contextfold.compaction._plan import is_summary_message
+from contextfold.testing import FixedClock
 
 CLOCK = FixedClock(datetime(2026, 11, 30, 9, 0, tzinfo=UTC))
 MARK = re.compile(r"\[m(\d+)\]")

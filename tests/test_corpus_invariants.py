@@ -20,13 +20,19 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.check_corpus import check_one, rebuild  # noqa: E402
 
+from contextfold import (  # noqa: E402
+    ContextConfig,
+    LocalWorkspace,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    Transcript,
+    load_transcripts,
+    make_counter,
+)
 from contextfold._cli._compact import compact_transcript  # noqa: E402
-from contextfold._config import ContextConfig  # noqa: E402
-from contextfold._formats._transcript import Transcript, load_transcripts  # noqa: E402
-from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolResultBlock  # noqa: E402
-from contextfold._tokens._factory import make_counter  # noqa: E402
 from contextfold._workspace._codec import messages_to_jsonl  # noqa: E402
-from contextfold._workspace._local import LocalWorkspace  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 FIXTURES = [

@@ -121,12 +121,10 @@ def test_every_exception_of_the_package_is_drawn_in_the_tree_and_derives_from_th
 
 def test_every_exception_is_defined_on_the_ground_floor_and_importable_where_it_was() -> None:
     import contextfold._errors as errors
-    from contextfold._agent._replay import ReplayExhausted
-    from contextfold._agent._tools import ToolError
-    from contextfold._runtime._steering import ChannelFullError
+    from contextfold import ChannelFullError, ReplayExhausted, ToolError
     from contextfold.models import ContextLengthExceeded, ModelError
-    from contextfold.models._base import ContextLengthExceeded as BaseCLE
-    from contextfold.models._base import ModelError as BaseModelError
+    from contextfold.models import ContextLengthExceeded as BaseCLE
+    from contextfold.models import ModelError as BaseModelError
 
     assert errors.ReplayExhausted is ReplayExhausted
     assert errors.ToolError is ToolError
@@ -171,3 +169,21 @@ def test_errors_pickle_with_their_fields() -> None:
     assert full.capacity == 2
     assert "1 follow-up" in str(full)
     again(ToolError("tool said no"))
+
+
+def test_a_result_limit_error_names_the_smallest_window_and_pickles_it() -> None:
+    import pickle
+
+    from contextfold import ContextConfig, ResultLimitError
+    from contextfold._workspace._split import explain_result_limit
+
+    config = ContextConfig(window=400)
+    raw = ResultLimitError("too small", limit=config.result_limit, needed=config.result_limit + 60)
+    explained = explain_result_limit(raw, config)
+    window = explained.min_window
+    assert window is not None and f"use a window of at least {window} tokens" in str(explained)
+    assert ContextConfig(window=window).result_limit >= raw.needed > ContextConfig(window=window - 1).result_limit
+    back = pickle.loads(pickle.dumps(explained))
+    assert (back.limit, back.needed, back.min_window) == (explained.limit, explained.needed, window)
+    capped = explain_result_limit(raw, ContextConfig(window=400, tool_result_limit=raw.needed - 1))
+    assert capped.min_window is None and "raise tool_result_limit" in str(capped)

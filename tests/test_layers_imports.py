@@ -52,7 +52,8 @@ LAYERS: Mapping[str, frozenset[str]] = {
     "_stores": SESSION,
     "proxy": SESSION | {"models", "_stores"},
     "adapters": SESSION | {"models", "_agent", "_stores"},
-    "_cli": SESSION | {"models", "_agent", "_stores", "proxy", "__init__"},
+    "files": GROUND | {"_formats"},
+    "_cli": frozenset({"__init__", "files", "models", "compaction", "proxy"}),  # public names only: see below
     "strategies": frozenset({"compaction"}),
     "__init__": SESSION | {"models", "_agent"},
     "__main__": frozenset({"_cli"}),

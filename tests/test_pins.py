@@ -2,11 +2,16 @@
 
 import pytest
 
-from contextfold import BytesCounter, InputError, Message, ToolCallBlock
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._runtime._hints import Task
-from contextfold._runtime._layers import SystemPromptBuilder
+from contextfold import (
+    BytesCounter,
+    Context,
+    ContextConfig,
+    InputError,
+    Message,
+    SystemPromptBuilder,
+    Task,
+    ToolCallBlock,
+)
 from contextfold.compaction._groups import orphan_results
 
 C = BytesCounter()

@@ -8,6 +8,142 @@ import sys
 
 import contextfold
 
+PINNED: frozenset[str] = frozenset(
+    {
+        "END_OF_RECORDING",
+        "MEDIA_TOKENS",
+        "Agent",
+        "AgentEvent",
+        "AgentResult",
+        "Block",
+        "BudgetError",
+        "BytesCounter",
+        "CacheReport",
+        "CalibratedCounter",
+        "Cancel",
+        "ChannelFullError",
+        "Clock",
+        "CompactionPlan",
+        "CompactionReport",
+        "CompactionStrategy",
+        "ConfigError",
+        "Context",
+        "ContextConfig",
+        "ContextEvent",
+        "ContextOverflowError",
+        "ContextUsage",
+        "ContextfoldError",
+        "DataBlock",
+        "DiscoveredLayers",
+        "Fence",
+        "Finding",
+        "FollowUp",
+        "GuardConfig",
+        "GuardInfo",
+        "HFCounter",
+        "HintBlock",
+        "HintConfig",
+        "InputError",
+        "LocalWorkspace",
+        "Message",
+        "MissingExtraError",
+        "ModelCallInfo",
+        "OffloadRef",
+        "Offloader",
+        "PathRefusedError",
+        "Prepared",
+        "Problem",
+        "PromptFile",
+        "ProviderName",
+        "ReadCache",
+        "RedactedThinkingBlock",
+        "RedactionResult",
+        "ReplayExhausted",
+        "ReplayModel",
+        "ReplayTools",
+        "RequestPause",
+        "ResultLimitError",
+        "Role",
+        "SanitizeResult",
+        "SkippedFile",
+        "SteeringChannel",
+        "SteeringInfo",
+        "SteeringMessage",
+        "StructuredSummarizer",
+        "StructuredSummary",
+        "SummarizerError",
+        "SummaryModel",
+        "SystemClock",
+        "SystemPromptBuilder",
+        "SystemReminder",
+        "Task",
+        "TextBlock",
+        "ThinkingBlock",
+        "TiktokenCounter",
+        "TokenCounter",
+        "TokenTally",
+        "Tool",
+        "ToolCallBlock",
+        "ToolError",
+        "ToolResultBlock",
+        "ToolSpec",
+        "Toolbox",
+        "Transcript",
+        "UnknownFormatError",
+        "WorkspaceError",
+        "__version__",
+        "anthropic_to_messages",
+        "apply_steering",
+        "bind_readback_tools",
+        "builtin_tools",
+        "count_messages",
+        "count_tools",
+        "detect_format",
+        "discover",
+        "dump_transcripts",
+        "guard_tool_result",
+        "inject_hint",
+        "load_transcript",
+        "load_transcripts",
+        "make_counter",
+        "messages_to_anthropic",
+        "messages_to_openai",
+        "offload_oversized_result",
+        "openai_to_messages",
+        "parse_transcripts",
+        "plan_hint",
+        "read_offloaded",
+        "redact_secrets",
+        "render",
+        "replay",
+        "sanitize_injection",
+        "sanitize_tool_output",
+        "scan_injection",
+        "search_offloaded",
+        "split_tool_result",
+        "to_canonical",
+        "tool",
+        "tools_from_anthropic",
+        "tools_from_openai",
+        "tools_to_anthropic",
+        "tools_to_openai",
+        "validate",
+    }
+)
+"""The public names of `contextfold`, written out: a change to the public surface is a change to this list."""
+FILES = frozenset({"DEFAULT_MAX_INPUT_BYTES", "OutputFile", "escape_surrogates", "read_text"})
+"""The public names of `contextfold.files` (what the CLI reads and writes user files with)."""
+
+
+def test_the_public_names_are_the_pinned_ones() -> None:
+    import contextfold.files
+
+    assert set(contextfold.__all__) == PINNED
+    assert set(contextfold.files.__all__) == FILES
+    for name in FILES:
+        obj = getattr(contextfold.files, name)
+        assert getattr(obj, "__module__", "contextfold.files") == "contextfold.files", name
+
 
 def test_all_names_exist_and_are_unique() -> None:
     for name in contextfold.__all__:
@@ -19,7 +155,7 @@ def test_exported_members_are_pinned() -> None:
     # A change to the public surface must be deliberate: update this list with it.
     expected = set(contextfold.__all__)
     public = {n for n in dir(contextfold) if not n.startswith("_")}
-    submodules = {"adapters", "compaction", "models", "proxy", "strategies", "testing"}
+    submodules = {"adapters", "compaction", "files", "models", "proxy", "strategies", "testing"}
     assert public - expected - submodules == set(), "public names missing from __all__"
 
 

@@ -18,11 +18,13 @@ from hypothesis import strategies as st
 
 from contextfold import (
     Agent,
+    AgentEvent,
     BytesCounter,
     Context,
     ContextConfig,
     Fence,
     GuardConfig,
+    GuardInfo,
     InputError,
     LocalWorkspace,
     Message,
@@ -31,7 +33,6 @@ from contextfold import (
     ToolResultBlock,
     ToolSpec,
 )
-from contextfold._agent._loop import AgentEvent, GuardInfo
 from contextfold.models import ModelResponse, Usage
 
 AWS_KEY = "AKIAZ3MHQW5LPVXA7RQB"
@@ -257,3 +258,20 @@ def test_a_guard_with_a_fence_needs_the_fence(tmp_path: Path) -> None:
     asyncio.run(ctx.append_tool_result(result("x"), guard=GuardConfig(fence=False)))
     assert ctx.messages[-1].tool_results[0].text == "x"
     assert json.dumps(ctx.messages[-1].tool_results[0].text) == '"x"'
+
+
+@pytest.mark.parametrize("window", [3_000, 20_000, 200_000])
+def test_the_readback_limit_leaves_room_for_the_message_and_the_fence(window: int) -> None:
+    from contextfold._tool_results import readback_limit
+
+    config, counter, fence = ContextConfig(window=window), BytesCounter(), Fence()
+    bare, fenced = readback_limit(config, counter), readback_limit(config, counter, fence=fence)
+    assert readback_limit(config, None) == config.result_limit
+    assert fenced < bare < config.result_limit
+    for limit, wrap in ((bare, str), (fenced, fence.wrap)):  # a page of exactly the limit, as it comes back
+        page = "x" * (4 * limit)
+        block = ToolResultBlock(
+            call_id="call_" + "9" * 40, name="read_offloaded", content=(TextBlock(text=wrap(page)),)
+        )
+        assert counter.count_text(page) <= limit
+        assert counter.count_message(Message(role="tool", content=(block,))) <= config.result_limit

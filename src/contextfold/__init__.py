@@ -63,7 +63,7 @@ from contextfold._messages import (
 )
 from contextfold._public import publish as _publish
 from contextfold._runtime._hints import Clock, ContextUsage, SystemClock, Task, inject_hint, plan_hint
-from contextfold._runtime._layers import DiscoveredLayers, SystemPromptBuilder, discover
+from contextfold._runtime._layers import DiscoveredLayers, PromptFile, SkippedFile, SystemPromptBuilder, discover
 from contextfold._runtime._read_cache import ReadCache
 from contextfold._tokens._calibrated import CalibratedCounter
 from contextfold._tokens._counting import (
@@ -82,8 +82,9 @@ from contextfold.compaction._plan import CompactionPlan, CompactionStrategy
 from contextfold.compaction._summary import StructuredSummarizer, SummaryModel
 
 if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
-    from contextfold._agent._loop import Agent, AgentEvent, AgentResult
-    from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
+    from contextfold._agent._builtin_tools import builtin_tools
+    from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
+    from contextfold._agent._replay import END_OF_RECORDING, ReplayExhausted, ReplayModel, ReplayTools, replay
     from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
     from contextfold._config import ContextConfig
     from contextfold._formats._transcript import (
@@ -106,6 +107,7 @@ if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
         SystemReminder,
         apply_steering,
     )
+    from contextfold._tool_results import GuardInfo
     from contextfold._workspace._local import LocalWorkspace
     from contextfold._workspace._readback import bind_readback_tools, read_offloaded, search_offloaded
     from contextfold.compaction._structured_summary import StructuredSummary
@@ -118,6 +120,7 @@ __version__ = "0.1.0"
 # otherwise: it loads with the first of them, e.g. when a `Context` builds its `ContextConfig`), and what only some
 # programs use: steering, transcript files, provider validation, the local workspace and the read-back tools.
 _LAZY: dict[str, str] = {
+    "GuardInfo": "contextfold._tool_results",
     "LocalWorkspace": "contextfold._workspace._local",
     "ContextConfig": "contextfold._config",
     "Problem": "contextfold._formats._validate",
@@ -144,6 +147,9 @@ _LAZY: dict[str, str] = {
     "Agent": "contextfold._agent._loop",
     "AgentEvent": "contextfold._agent._loop",
     "AgentResult": "contextfold._agent._loop",
+    "ModelCallInfo": "contextfold._agent._loop",
+    "SteeringInfo": "contextfold._agent._loop",
+    "END_OF_RECORDING": "contextfold._agent._replay",
     "ReplayExhausted": "contextfold._agent._replay",
     "ReplayModel": "contextfold._agent._replay",
     "ReplayTools": "contextfold._agent._replay",
@@ -152,9 +158,11 @@ _LAZY: dict[str, str] = {
     "ToolError": "contextfold._agent._tools",
     "Toolbox": "contextfold._agent._tools",
     "tool": "contextfold._agent._tools",
+    "builtin_tools": "contextfold._agent._builtin_tools",
 }
 
 __all__ = [
+    "END_OF_RECORDING",
     "MEDIA_TOKENS",
     "Agent",
     "AgentEvent",
@@ -183,6 +191,7 @@ __all__ = [
     "Finding",
     "FollowUp",
     "GuardConfig",
+    "GuardInfo",
     "HFCounter",
     "HintBlock",
     "HintConfig",
@@ -190,11 +199,13 @@ __all__ = [
     "LocalWorkspace",
     "Message",
     "MissingExtraError",
+    "ModelCallInfo",
     "OffloadRef",
     "Offloader",
     "PathRefusedError",
     "Prepared",
     "Problem",
+    "PromptFile",
     "ProviderName",
     "ReadCache",
     "RedactedThinkingBlock",
@@ -206,7 +217,9 @@ __all__ = [
     "ResultLimitError",
     "Role",
     "SanitizeResult",
+    "SkippedFile",
     "SteeringChannel",
+    "SteeringInfo",
     "SteeringMessage",
     "StructuredSummarizer",
     "StructuredSummary",
@@ -234,6 +247,7 @@ __all__ = [
     "anthropic_to_messages",
     "apply_steering",
     "bind_readback_tools",
+    "builtin_tools",
     "count_messages",
     "count_tools",
     "detect_format",

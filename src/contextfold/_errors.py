@@ -65,16 +65,20 @@ class ResultLimitError(ConfigError):
     """The tool-result limit cannot hold even the truncation notice of a split result.
 
     ``limit`` is the limit the split was given, ``needed`` what the notice alone takes; the message names the
-    setting to change (the window) where the caller knows it.
+    setting to change (the window) where the caller knows it. ``min_window``: the smallest window whose limit
+    would hold the notice, the other settings unchanged (None when no window would: raise ``tool_result_limit``);
+    a command line names it with its own flag.
     """
 
-    def __init__(self, message: str, *, limit: int, needed: int) -> None:
+    def __init__(self, message: str, *, limit: int, needed: int, min_window: int | None = None) -> None:
         self.limit = limit
         self.needed = needed
+        self.min_window = min_window
         super().__init__(message)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), self.args, {"limit": self.limit, "needed": self.needed}), self.__dict__)
+        fields = {"limit": self.limit, "needed": self.needed, "min_window": self.min_window}
+        return (_rebuild, (type(self), self.args, fields), self.__dict__)
 
 
 class InputError(ContextfoldError):

@@ -33,6 +33,7 @@ __all__ = [
     "REATTACH_HEADER",
     "SUMMARY_HEADER_PREFIX",
     "SUMMARY_MARKER",
+    "TRUNCATION_MARKER",
     "hint_body",
     "is_placeholder_text",
     "is_reattached",
@@ -70,6 +71,8 @@ HINT_PREFIX = "<system-reminder>\n"
 """A runtime hint on the wire starts with this..."""
 HINT_SUFFIX = "\n</system-reminder>"
 """...and ends with this."""
+TRUNCATION_MARKER = "<<<TRUNCATED>>>"
+"""First line of the notice that ends a split tool result (the notice itself is a rendered hint after it)."""
 
 _HEADER = re.compile(r"Summary of earlier conversation \(\d+ messages?, archived at [^\n]*\)(?:\n|$)")
 _HINT_MIN = len(HINT_PREFIX) + len(HINT_SUFFIX)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias, assert_never
 
@@ -49,8 +49,29 @@ def freeze_meta(meta: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return MappingProxyType(dict(meta))
 
 
+class _Pickles:
+    """Pickle support for the frozen classes below (messages cross process boundaries: workers, caches).
+
+    ``meta`` is a read-only proxy, which does not pickle: it travels as a dict and is frozen again on loading. A
+    message's token cache stays behind (the first count rebuilds it).
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.init}  # type: ignore[arg-type]
+        values["meta"] = dict(values["meta"])
+        return (_restore, (type(self), values))
+
+
+def _restore(cls: type[Any], values: dict[str, Any]) -> Any:
+    """The object `_Pickles.__reduce__` saved."""
+    values["meta"] = freeze_meta(values["meta"])
+    return cls(**values)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class TextBlock:
+class TextBlock(_Pickles):
     """Plain text."""
 
     text: str
@@ -59,7 +80,7 @@ class TextBlock:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ToolCallBlock:
+class ToolCallBlock(_Pickles):
     """A tool call made by the assistant.
 
     ``arguments`` is the JSON text of the arguments exactly as the model wrote
@@ -120,7 +141,7 @@ def _nested_deeper(text: str, limit: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class DataBlock:
+class DataBlock(_Pickles):
     """Media: an image, audio clip or document, by URL, inline base64 or local path.
 
     Exactly one of ``url``, ``data`` (base64 text) or ``path`` is set.
@@ -141,7 +162,7 @@ class DataBlock:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ThinkingBlock:
+class ThinkingBlock(_Pickles):
     """Model reasoning. A ``signature`` makes it tamper-evident: never edit a signed block."""
 
     thinking: str
@@ -151,7 +172,7 @@ class ThinkingBlock:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class RedactedThinkingBlock:
+class RedactedThinkingBlock(_Pickles):
     """Reasoning the provider encrypted; only ``data`` is kept and passed back untouched."""
 
     data: str
@@ -160,7 +181,7 @@ class RedactedThinkingBlock:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class HintBlock:
+class HintBlock(_Pickles):
     """Runtime state injected by contextfold, rendered as ``<system-reminder>`` user text."""
 
     text: str
@@ -169,7 +190,7 @@ class HintBlock:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ToolResultBlock:
+class ToolResultBlock(_Pickles):
     """The answer to a tool call; ``content`` holds text and data blocks."""
 
     call_id: str
@@ -191,7 +212,7 @@ Block: TypeAlias = (
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Message:
+class Message(_Pickles):
     """One turn of the conversation.
 
     ``tool`` messages hold only `ToolResultBlock`s; ``assistant`` messages may
@@ -241,7 +262,7 @@ class Message:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ToolSpec:
+class ToolSpec(_Pickles):
     """A tool definition offered to the model: name, description and JSON schema of its input."""
 
     name: str

@@ -34,12 +34,31 @@ from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import Render, offload_oversized_result
 
 if TYPE_CHECKING:
+    from contextfold._config import ContextConfig
     from contextfold._guard._config import GuardConfig
 
-__all__ = ["GuardInfo", "ToolResultAdmission", "admit_tool_message"]
+__all__ = ["GuardInfo", "ToolResultAdmission", "admit_tool_message", "readback_limit"]
 
 _FENCE_ROUNDS = 4
 """Splits tried when the fenced result overshoots the limit (each planned with what the fence cost in the last)."""
+_READBACK_MARGIN = 16
+"""Tokens a read-back output stays below its share on top of the message framing (counters that are not additive)."""
+
+
+def readback_limit(config: ContextConfig, counter: TokenCounter | None, *, fence: Fence | None = None) -> int:
+    """Tokens a read-back output may take: the tool-result limit less what its tool message adds around it.
+
+    A read-back output comes back as a tool result; over ``config.result_limit`` it would be split and offloaded
+    again. So the read-back tools aim below the limit by the cost of an empty result message (a long call id, the
+    tool name, and the ``fence`` tags when results are fenced) and a small margin. Without a counter, the limit.
+    """
+    limit = config.result_limit
+    if counter is None:
+        return limit
+    text = fence.wrap("") if fence is not None else ""
+    empty = ToolResultBlock(call_id="x" * 48, content=(TextBlock(text=text),), name="search_offloaded")
+    overhead = counter.count_message(Message(role="tool", content=(empty,)))
+    return max(1, limit - overhead - _READBACK_MARGIN)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,8 +101,8 @@ async def admit_tool_message(
 ) -> ToolResultAdmission:
     """Run every result of the tool message ``message`` through the path (see the module docstring).
 
-    ``guard`` None: no sanitizing and no fence. With ``guard.fence`` on, ``fence`` (the session's, whose nonce the
-    system prompt names) must be given. If the workspace write fails, `WorkspaceError` propagates and nothing is
+    ``guard`` None: no sanitizing and no fence. With ``guard.fence`` on, ``fence`` (the session's, whose tags the
+    system prompt describes) must be given. If the workspace write fails, `WorkspaceError` propagates and nothing is
     returned: the caller still has the whole result.
     """
     fencing = guard is not None and guard.fence

@@ -35,13 +35,13 @@ from pydantic_ai.usage import RequestUsage
 
 import contextfold
 from contextfold import LocalWorkspace, Message, ToolResultBlock
-from contextfold._runtime._hints import FixedClock
 from contextfold.adapters.pydantic_ai import (
     ContextfoldCapability,
     ContextfoldHistory,
     messages_from_pydantic_ai,
     messages_to_pydantic_ai,
 )
+from contextfold.testing import FixedClock
 from framework_sessions import (
     STEPS,
     assert_valid_and_fits,

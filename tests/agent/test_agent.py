@@ -11,16 +11,30 @@ from typing import Any
 
 import pytest
 
-from contextfold._agent._loop import Agent, AgentEvent, GuardInfo, ModelCallInfo, SteeringInfo
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._errors import ConfigError
-from contextfold._formats._validate import validate
-from contextfold._guard import Fence, GuardConfig
-from contextfold._messages import HintBlock, Message, TextBlock, ToolCallBlock, ToolSpec
-from contextfold._runtime._steering import FollowUp, RequestPause, SteeringChannel, SystemReminder
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    Agent,
+    AgentEvent,
+    BytesCounter,
+    ConfigError,
+    Context,
+    ContextConfig,
+    Fence,
+    FollowUp,
+    GuardConfig,
+    GuardInfo,
+    HintBlock,
+    LocalWorkspace,
+    Message,
+    ModelCallInfo,
+    RequestPause,
+    SteeringChannel,
+    SteeringInfo,
+    SystemReminder,
+    TextBlock,
+    ToolCallBlock,
+    ToolSpec,
+    validate,
+)
 from contextfold.models import ContextLengthExceeded, ModelResponse, Usage
 
 AWS_KEY = "AKIAZ3MHQW5LPVXA7RQB"
@@ -201,6 +215,41 @@ async def test_oversized_result_is_offloaded_and_read_back(tmp_path: Path) -> No
     stored = workspace.read_text(result.offloaded[0])
     assert stored.endswith("line 1999: " + "x" * 60)
     assert stored.splitlines()[1500] in read_back and stored.splitlines()[1501] in read_back
+
+
+@pytest.mark.parametrize("fence", [True, False])
+async def test_a_full_page_read_back_fits_the_result_limit_and_is_not_offloaded_again(
+    tmp_path: Path, fence: bool
+) -> None:
+    """The read-back tools aim below the tool-result limit by the tool message's framing (and the fence's tags)."""
+    big = "\n".join(f"line {i}: {'x' * 60}" for i in range(4000))
+
+    def dump() -> str:
+        return big
+
+    def script(index: int, messages: Sequence[Message]) -> Message:
+        if index == 0:
+            return calls(("dump", {}))
+        if index == 1:
+            text = messages[-1].tool_results[0].text
+            path = next(w for w in text.replace("`", " ").split() if w.startswith("tool_results/"))
+            return calls(("read_offloaded", {"path": path.rstrip(".,;'\""), "offset": 0, "limit": 4000}))
+        return say("read it")
+
+    guard = GuardConfig(fence=fence)
+    agent = Agent(
+        FnModel(script), tools=[dump], window=20_000, counter=BytesCounter(), workspace=LocalWorkspace(tmp_path),
+        guard=guard,
+    )  # fmt: skip
+    seen = events_of(agent)
+    result = await agent.run("dump it")
+    offloads = [e for e in seen if e.kind == "offload"]
+    assert len(offloads) == 1 and len(result.offloaded) == 1  # the dump; the page read back stays whole
+    page = [m for m in result.messages if m.role == "tool"][-1]
+    assert "<<<TRUNCATED>>>" not in page.tool_results[0].text and "line 0:" in page.tool_results[0].text
+    limit = agent.context.config.result_limit
+    assert BytesCounter().count_message(page) <= limit
+    assert BytesCounter().count_message(page) > limit * 0.9  # a full page: the cap, not the file, ended it
 
 
 async def test_context_length_exceeded_compacts_once_and_retries() -> None:

@@ -11,13 +11,20 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold._agent._loop import Agent
-from contextfold._context import Context
-from contextfold._formats._validate import validate
-from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolSpec
-from contextfold._runtime._steering import FollowUp, SteeringChannel, SystemReminder
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    Agent,
+    BytesCounter,
+    Context,
+    FollowUp,
+    LocalWorkspace,
+    Message,
+    SteeringChannel,
+    SystemReminder,
+    TextBlock,
+    ToolCallBlock,
+    ToolSpec,
+    validate,
+)
 from contextfold.models import ModelResponse, Usage
 
 Call = tuple[str, str]  # (tool name, arguments JSON or junk)

@@ -16,13 +16,17 @@ from typing import Any
 
 import pytest
 
-from contextfold._agent._loop import Agent, AgentEvent
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._formats._validate import validate
-from contextfold._runtime._steering import FollowUp, SteeringChannel
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    Agent,
+    AgentEvent,
+    BytesCounter,
+    Context,
+    ContextConfig,
+    FollowUp,
+    LocalWorkspace,
+    SteeringChannel,
+    validate,
+)
 from contextfold.models import AnthropicChatModel, ChatModel, OpenAIChatModel
 from provider_server import ErrorReply, ProviderServer, Reply, ToolCall
 

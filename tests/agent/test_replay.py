@@ -9,17 +9,25 @@ from typing import Any
 
 import pytest
 
-from contextfold._agent._loop import Agent
-from contextfold._agent._replay import END_OF_RECORDING, ReplayExhausted, ReplayModel, ReplayScript, ReplayTools, replay
-from contextfold._context import Context
-from contextfold._errors import ConfigError, InputError
-from contextfold._formats._transcript import parse_transcripts
-from contextfold._formats._validate import validate
-from contextfold._guard import GuardConfig
-from contextfold._messages import Message
-from contextfold._runtime._steering import SteeringChannel
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    END_OF_RECORDING,
+    Agent,
+    BytesCounter,
+    ConfigError,
+    Context,
+    GuardConfig,
+    InputError,
+    LocalWorkspace,
+    Message,
+    ReplayExhausted,
+    ReplayModel,
+    ReplayTools,
+    SteeringChannel,
+    parse_transcripts,
+    replay,
+    validate,
+)
+from contextfold._agent._replay import ReplayScript
 
 NO_FENCE = GuardConfig(fence=False)
 

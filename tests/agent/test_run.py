@@ -12,11 +12,8 @@ from typing import Any
 
 import pytest
 
-from contextfold._agent._builtin_tools import builtin_tools
-from contextfold._agent._tools import Tool
+from contextfold import InputError, Tool, ToolCallBlock, ToolResultBlock, builtin_tools
 from contextfold._cli import main
-from contextfold._errors import InputError
-from contextfold._messages import ToolCallBlock, ToolResultBlock
 from provider_server import ProviderServer, Reply, ToolCall
 
 

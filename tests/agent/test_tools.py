@@ -13,9 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from contextfold._agent._tools import Tool, Toolbox, ToolChain, ToolError, ToolExecutor, to_result_content, tool
-from contextfold._errors import ConfigError
-from contextfold._messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock, ToolSpec
+from contextfold import (
+    ConfigError,
+    DataBlock,
+    TextBlock,
+    Tool,
+    Toolbox,
+    ToolCallBlock,
+    ToolError,
+    ToolResultBlock,
+    ToolSpec,
+    tool,
+)
+from contextfold._agent._tools import ToolChain, ToolExecutor, to_result_content
 
 
 def call(name: str, arguments: object = None, call_id: str = "c1") -> ToolCallBlock:

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from contextfold import load_transcripts, validate
 from contextfold._cli import main
-from contextfold._formats._transcript import load_transcripts
-from contextfold._formats._validate import validate
 from contextfold._workspace._codec import messages_from_jsonl
 
 DATA = Path(__file__).parents[1] / "data"

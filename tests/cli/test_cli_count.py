@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._cli import CLIContext, _common, main
-from contextfold._cli._common import _apportion, message_breakdown
-from contextfold._messages import (
+from contextfold import (
+    BytesCounter,
     DataBlock,
     HintBlock,
     Message,
@@ -25,7 +24,8 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._tokens._counting import BytesCounter
+from contextfold._cli import CLIContext, _common, main
+from contextfold._cli._common import _apportion, message_breakdown
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 

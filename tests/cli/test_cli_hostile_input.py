@@ -109,7 +109,7 @@ def test_the_limit_flag_takes_sizes_and_refuses_nonsense(tmp_path: Path) -> None
     for bad in ("0", "-5", "lots", "1.5M"):
         code, _, err = run("count", str(path), "--max-input-bytes", bad)
         assert code == 2 and "--max-input-bytes" in one_line(err)
-    from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES
+    from contextfold.files import DEFAULT_MAX_INPUT_BYTES
 
     assert DEFAULT_MAX_INPUT_BYTES == 512 * 1024**2
 

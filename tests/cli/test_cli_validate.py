@@ -171,3 +171,24 @@ def test_unknown_provider_is_a_usage_error(tmp_path: Path, provider: str) -> Non
     code, out, err = run("validate", path, "--provider", provider)
     assert (code, out) == (2, "")
     assert "--provider" in err and err.count("\n") == 1
+
+
+def test_validate_checks_the_responses_rules_and_reads_a_responses_body(tmp_path: Path) -> None:
+    path = write(tmp_path, "chat.json", openai({"role": "user", "content": "and?"}))
+    code, out, _ = run("validate", path, "--provider", "responses", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["provider"] == "responses" and report["valid"] is True
+    broken = {
+        "instructions": "be brief",
+        "input": [
+            {"role": "user", "content": "go"},
+            {"type": "function_call", "call_id": "call_1", "name": "shell", "arguments": "{}"},
+            {"role": "user", "content": "never mind"},
+        ],
+    }
+    code, out, _ = run("validate", write(tmp_path, "codex.json", broken), "--json")
+    report = json.loads(out)
+    assert code == 1 and report["format"] == report["provider"] == "responses"
+    assert [(p["code"], p["message_index"]) for p in report["problems"]] == [("missing_tool_result", 2)]
+    code, _, err = run("validate", path, "--provider", "gemini")
+    assert code == 2 and "responses" in err  # the choices name every format

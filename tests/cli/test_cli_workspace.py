@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from contextfold import DataBlock, LocalWorkspace, Message
 from contextfold._cli import main
-from contextfold._messages import DataBlock, Message
-from contextfold._workspace._local import LocalWorkspace
 
 
 def run(*argv: str) -> tuple[int, str, str]:

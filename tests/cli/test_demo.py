@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from contextfold import BytesCounter
 from contextfold._cli import main
 from contextfold._cli._demo import DEMO_TRANSCRIPT, load_demo_transcript, naive_prompt_tokens
-from contextfold._tokens._counting import BytesCounter
 
 ENV = {"COLUMNS": "100", "NO_COLOR": "1"}
 JSON_KEYS = {
@@ -173,7 +173,7 @@ def test_shipped_transcript_is_in_the_wheel_sources() -> None:
 def test_live_view_renders_usage_bar_and_events() -> None:
     from rich.console import Console
 
-    from contextfold._agent._loop import AgentEvent, ModelCallInfo
+    from contextfold import AgentEvent, ModelCallInfo
     from contextfold._cli._demo import _State
 
     state = _State(load_demo_transcript(), 16_000, 12_800)

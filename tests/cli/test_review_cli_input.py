@@ -7,10 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from contextfold import ConfigError, Message, TextBlock, render
+from contextfold import ConfigError, InputError, Message, TextBlock, load_transcript, parse_transcripts, render
 from contextfold._cli import main
-from contextfold._errors import InputError
-from contextfold._formats._transcript import load_transcript, parse_transcripts
 
 GOOD = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 

@@ -3,15 +3,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._messages import (
+from contextfold import (
+    BytesCounter,
     HintBlock,
     Message,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    count_messages,
 )
-from contextfold._tokens._counting import BytesCounter, count_messages
 from contextfold.compaction._boundaries import (
     Boundary,
     ThinkingRule,

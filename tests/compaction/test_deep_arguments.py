@@ -19,17 +19,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._agent._loop import Agent
+from contextfold import (
+    Agent,
+    BytesCounter,
+    Context,
+    ContextConfig,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    ToolSpec,
+    load_transcripts,
+    render,
+    validate,
+)
 from contextfold._cli import main
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._formats import render
-from contextfold._formats._transcript import load_transcripts
-from contextfold._formats._validate import validate
-from contextfold._messages import MAX_ARGUMENT_DEPTH, ToolSpec, _nested_deeper
-from contextfold.compaction import extract_facts
-from contextfold.compaction._tiered import TieredCompaction
+from contextfold._messages import MAX_ARGUMENT_DEPTH, _nested_deeper
+from contextfold.compaction import TieredCompaction, extract_facts
 from contextfold.models import ModelResponse, Usage
 
 C = BytesCounter()

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._messages import (
+from contextfold import (
+    BytesCounter,
     DataBlock,
     HintBlock,
     Message,
@@ -16,7 +17,6 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._tokens._counting import BytesCounter
 from contextfold.compaction._digest import (
     Digest,
     Tier,

@@ -6,21 +6,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import BudgetError, ConfigError, ContextOverflowError
-from contextfold._config import ContextConfig
-from contextfold._messages import Message, ToolCallBlock, iter_text
-from contextfold._tokens._counting import BytesCounter, TokenCounter, count_messages
-from contextfold.compaction._boundaries import last_user_index, safe_cuts
-from contextfold.compaction._digest_strategy import DigestStrategy
-from contextfold.compaction._groups import orphan_results, pending_tail, unanswered_calls
-from contextfold.compaction._plan import (
-    ARCHIVE_REF_TOKENS,
+from contextfold import (
+    BudgetError,
+    BytesCounter,
     CompactionPlan,
     CompactionStrategy,
-    NoCompaction,
-    as_strategy,
-    summary_message,
+    ConfigError,
+    ContextConfig,
+    ContextOverflowError,
+    Message,
+    TokenCounter,
+    ToolCallBlock,
+    count_messages,
 )
+from contextfold._messages import iter_text
+from contextfold.compaction import DigestStrategy, NoCompaction
+from contextfold.compaction._boundaries import last_user_index, safe_cuts
+from contextfold.compaction._groups import orphan_results, pending_tail, unanswered_calls
+from contextfold.compaction._plan import ARCHIVE_REF_TOKENS, as_strategy, summary_message
 from conversation_gen import conversations
 
 COUNTER = BytesCounter()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 
-from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from contextfold import Message, TextBlock, ToolCallBlock, ToolResultBlock
 from contextfold.compaction._groups import call_names, orphan_results, pending_tail, tool_groups, unanswered_calls
 from conversation_gen import conversations
 

@@ -9,9 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contextfold.compaction._ledger as ledger_module
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._config import ContextConfig
-from contextfold._context import Context
+from contextfold import BytesCounter, Context, ContextConfig, Message, TextBlock, ToolCallBlock, ToolResultBlock
 from contextfold.strategies import DigestStrategy, Fact, Ledger, extract_facts, parse_ledger
 
 C = BytesCounter()
@@ -712,8 +710,7 @@ def test_name_index_never_invents_a_name_and_finds_the_ends_of_paths(values: lis
 
 
 def test_a_rendered_ledger_followed_by_a_note_reads_back_from_the_cache() -> None:
-    from contextfold.compaction._ledger import _read_ledger, extract_facts, parse_ledger
-
+    _read_ledger = ledger_module._read_ledger
     counter = BytesCounter()
     ledger = extract_facts(
         [Message(role="user", content=(TextBlock(text="fix /repo/src/app/main.py and /repo/tests/test_main.py"),))]

@@ -2,10 +2,16 @@
 
 import pytest
 
-from contextfold import BytesCounter, ContextOverflowError, Message, ToolCallBlock, ToolSpec
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold.compaction._plan import CompactionPlan
+from contextfold import (
+    BytesCounter,
+    CompactionPlan,
+    Context,
+    ContextConfig,
+    ContextOverflowError,
+    Message,
+    ToolCallBlock,
+    ToolSpec,
+)
 from contextfold.strategies import LoopGuard, TieredCompaction
 
 C = BytesCounter()

@@ -17,11 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contextfold.compaction._ledger as ledger_module
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._config import ContextConfig
-from contextfold._formats._validate import validate
-from contextfold.compaction import Fact, Ledger, extract_facts, parse_ledger
-from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold import BytesCounter, ContextConfig, Message, TextBlock, ToolCallBlock, ToolResultBlock, validate
+from contextfold.compaction import DigestStrategy, Fact, Ledger, extract_facts, parse_ledger
 from contextfold.compaction._plan import summary_message
 
 C = BytesCounter()

@@ -9,8 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import Context, ContextConfig, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._tokens._counting import BytesCounter, TokenCounter
+from contextfold import (
+    BytesCounter,
+    Context,
+    ContextConfig,
+    Message,
+    StructuredSummarizer,
+    TextBlock,
+    TokenCounter,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 from contextfold.compaction import (
     AsyncCompactionStrategy,
     CompactionPlan,
@@ -23,7 +32,7 @@ from contextfold.compaction import (
 from contextfold.compaction._boundaries import leading_system_count
 from contextfold.compaction._digest_strategy import SummaryCut
 from contextfold.compaction._plan import FunctionStrategy, as_strategy
-from contextfold.compaction._summary import SUMMARY_FIELDS, StructuredSummarizer
+from contextfold.compaction._summary import SUMMARY_FIELDS
 from contextfold.testing import ScriptedSummaryModel
 from conversation_gen import conversations
 

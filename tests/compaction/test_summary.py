@@ -2,11 +2,18 @@ from datetime import date
 
 import pytest
 
-from contextfold import BytesCounter, Message, SummarizerError, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold.compaction._summary import (
-    SUMMARY_FIELDS,
+from contextfold import (
+    BytesCounter,
+    Message,
     StructuredSummarizer,
     StructuredSummary,
+    SummarizerError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from contextfold.compaction._summary import (
+    SUMMARY_FIELDS,
     is_context_length_error,
     render_summary_text,
     summary_instruction,

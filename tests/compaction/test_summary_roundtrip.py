@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold import (
+    BytesCounter,
     Context,
     ContextConfig,
     LocalWorkspace,
@@ -43,7 +44,6 @@ from contextfold._markers import (
     summary_header,
 )
 from contextfold._messages import iter_text
-from contextfold._tokens._counting import BytesCounter
 from contextfold.compaction import DigestStrategy
 from contextfold.compaction._boundaries import is_real_user, last_user_index
 from contextfold.compaction._digest import Tier, digest_lines, stretch_sentence, stretches

@@ -5,10 +5,16 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._workspace._local import LocalWorkspace
+from contextfold import (
+    BytesCounter,
+    Context,
+    ContextConfig,
+    LocalWorkspace,
+    Message,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
 from contextfold.compaction._groups import orphan_results, unanswered_calls
 from contextfold.strategies import ClearToolResults, DedupeFileReads, DigestStrategy, TieredCompaction, read_key
 from conversation_gen import conversations

@@ -15,16 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import InputError
-from contextfold._formats._files import (
-    OutputFile,
-    decode_utf8,
-    escape_surrogates,
-    gunzip_bounded,
-    read_input,
-    write_bytes_atomic,
-)
-from contextfold._formats._transcript import load_transcripts
+from contextfold import InputError, load_transcripts
+from contextfold._formats._files import decode_utf8, gunzip_bounded, read_input, write_bytes_atomic
+from contextfold.files import OutputFile, escape_surrogates
 
 
 @settings(max_examples=80, deadline=None)
@@ -175,3 +168,30 @@ def test_output_file_writes_on_commit_only(tmp_path: Path) -> None:
     write_bytes_atomic(tmp_path / "fresh", b"x")
     assert stat.S_IMODE((tmp_path / "fresh").stat().st_mode) == 0o644
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh", "out"]
+
+
+def test_read_text_is_bounded_names_the_limit_and_refuses_gzip(tmp_path: Path) -> None:
+    from contextfold.files import read_text
+
+    path = tmp_path / "notes.txt"
+    path.write_bytes("héllo\n".encode())
+    assert read_text(path) == "héllo\n"
+    assert read_text("-", stdin=io.BytesIO(b"from stdin")) == "from stdin"
+    with pytest.raises(InputError, match="raise it with --max-notes"):
+        read_text(path, max_bytes=3, limit_name="--max-notes")
+    path.write_bytes(b"ok\n\xff")
+    with pytest.raises(InputError, match=r"notes.txt:2:1: --base-file is not UTF-8 text: invalid byte 0xff"):
+        read_text(path, what="--base-file")
+    path.write_bytes(gzip.compress(b"hi"))
+    with pytest.raises(InputError, match="gzip-compressed"):
+        read_text(path)
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(InputError, match="FIFO"):
+        read_text(tmp_path / "fifo")
+
+
+def test_load_transcripts_names_the_limit_it_is_given(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"role": "user", "content": "x" * 100}]))
+    with pytest.raises(InputError, match="raise it with --max-input-bytes"):
+        load_transcripts(path, max_bytes=50, limit_name="--max-input-bytes")

@@ -6,22 +6,20 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from contextfold._errors import InputError
-from contextfold._formats import (
-    anthropic_to_messages,
-    messages_to_anthropic,
-    tools_from_anthropic,
-    tools_to_anthropic,
-)
-from contextfold._messages import (
+from contextfold import (
     DataBlock,
     HintBlock,
+    InputError,
     Message,
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    anthropic_to_messages,
+    messages_to_anthropic,
+    tools_from_anthropic,
+    tools_to_anthropic,
 )
 from message_gen import anthropic_documents
 

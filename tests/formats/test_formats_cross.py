@@ -4,8 +4,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from contextfold._errors import ConfigError, UnknownFormatError
-from contextfold._formats import (
+from contextfold import (
+    ConfigError,
+    Message,
+    ToolSpec,
+    UnknownFormatError,
     anthropic_to_messages,
     detect_format,
     messages_to_anthropic,
@@ -14,7 +17,6 @@ from contextfold._formats import (
     render,
     to_canonical,
 )
-from contextfold._messages import Message, ToolSpec
 from message_gen import conversations
 
 

@@ -5,16 +5,19 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
-from contextfold._errors import InputError
-from contextfold._formats import messages_to_openai, openai_to_messages, tools_from_openai, tools_to_openai
-from contextfold._messages import (
+from contextfold import (
     DataBlock,
     HintBlock,
+    InputError,
     Message,
     TextBlock,
     ThinkingBlock,
     ToolCallBlock,
     ToolResultBlock,
+    messages_to_openai,
+    openai_to_messages,
+    tools_from_openai,
+    tools_to_openai,
 )
 from message_gen import openai_messages
 

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from contextfold import InputError, RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
+from contextfold import (
+    InputError,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    validate,
+)
 from contextfold._formats._responses import (
     is_opaque,
     messages_to_responses,
@@ -17,7 +25,6 @@ from contextfold._formats._responses import (
     tools_from_responses,
     tools_to_responses,
 )
-from contextfold._formats._validate import validate
 from contextfold.compaction._groups import tool_groups
 
 text = st.text(max_size=20)
@@ -224,3 +231,99 @@ def test_validate_finds_responses_pairing_problems() -> None:
 )
 def test_tools_round_trip(tools: list[dict[str, Any]]) -> None:
     assert orjson.dumps(tools_to_responses(tools_from_responses(tools))) == orjson.dumps(tools)
+
+
+# -- "responses" is a ProviderName: the public dispatch, detection and transcript files speak it ---------------------
+
+
+CALL = {"type": "function_call", "call_id": "call_1", "name": "shell", "arguments": "{}"}
+
+
+@given(st.lists(items(), max_size=8), st.one_of(st.none(), text), st.lists(st.just({"type": "web_search"}), max_size=1))
+def test_the_public_dispatch_round_trips_responses(
+    doc: list[dict[str, Any]], instructions: str | None, tools: list[dict[str, Any]]
+) -> None:
+    from contextfold import render, to_canonical
+    from contextfold._formats import tools_from
+
+    messages = to_canonical(doc, "responses", instructions)
+    body = render(messages, "responses", tools_from(tools, "responses"))
+    expected: dict[str, Any] = {"instructions": instructions} if instructions is not None else {}
+    expected["input"] = doc
+    if tools:
+        expected["tools"] = tools
+    assert orjson.dumps(body) == orjson.dumps(expected)
+
+
+@given(st.lists(items(), max_size=6))
+def test_responses_documents_are_detected(doc: list[dict[str, Any]]) -> None:
+    from contextfold import detect_format
+
+    assert detect_format([CALL, *doc]) == "responses"
+    assert detect_format({"input": doc, "instructions": "x"}) == "responses"
+    assert detect_format({"input": "just a string"}) == "responses"
+
+
+def test_system_and_developer_messages_are_openai_unless_a_responses_signal_follows() -> None:
+    from contextfold import detect_format
+
+    developer = {"role": "developer", "content": "be brief"}
+    assert detect_format([developer, {"role": "user", "content": "hi"}]) == "openai"
+    assert detect_format([developer, {"role": "user", "content": [{"type": "input_text", "text": "hi"}]}]) == (
+        "responses"
+    )
+    assert detect_format([developer, CALL]) == "responses"
+    assert detect_format(
+        [{"role": "system", "content": "s"}, {"role": "tool", "tool_call_id": "c", "content": ""}]
+    ) == ("openai")
+    assert detect_format([{"type": "message", "role": "user", "content": "hi"}]) == "responses"
+    with pytest.raises(InputError, match="without 'role'"):
+        detect_format([{"type": "not_a_responses_item"}])  # an unknown type alone does not make a transcript
+
+
+def test_render_and_validate_speak_responses_by_name() -> None:
+    from contextfold import Message, ProviderName, render
+    from contextfold._formats import PROVIDERS, check_provider
+
+    assert "responses" in PROVIDERS and check_provider("responses") == "responses"
+    assert "responses" in ProviderName.__args__  # type: ignore[attr-defined]
+    call = ToolCallBlock(id="call_9", name="ls", arguments="{}")
+    messages = [
+        Message.text_message("system", "be brief"),
+        Message.text_message("user", "list"),
+        Message(role="assistant", content=(call,)),
+    ]
+    body = render(messages, "responses")
+    assert body == {
+        "instructions": "be brief",
+        "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "list"}]},
+            {"type": "function_call", "call_id": "call_9", "name": "ls", "arguments": "{}"},
+        ],
+    }
+    [problem] = validate(messages, "responses")
+    assert problem.code == "pending_tool_call"
+
+
+def test_a_responses_request_body_is_a_transcript_file(tmp_path: Any) -> None:
+    import json
+
+    from contextfold import dump_transcripts, load_transcripts
+
+    body = {
+        "model": "gpt-5-codex",
+        "instructions": "You are Codex.",
+        "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "fix it"}]}, CALL],
+        "tools": [{"type": "function", "name": "shell", "parameters": {"type": "object"}}],
+        "stream": True,
+    }
+    path = tmp_path / "request.json"
+    path.write_text(json.dumps(body, indent=2))
+    [transcript] = load_transcripts(path)
+    assert transcript.format == "responses" and [m.role for m in transcript.messages] == ["system", "user", "assistant"]
+    assert [t.name for t in transcript.tools] == ["shell"] and transcript.extra == {
+        "model": "gpt-5-codex",
+        "stream": True,
+    }
+    assert json.loads(dump_transcripts([transcript])) == body
+    assert dump_transcripts([transcript]) == path.read_text() + "\n" * (not path.read_text().endswith("\n"))

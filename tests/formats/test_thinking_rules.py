@@ -3,10 +3,17 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from contextfold._config import ContextConfig
-from contextfold._context import Context
-from contextfold._formats import render
+from contextfold import (
+    BytesCounter,
+    Context,
+    ContextConfig,
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    render,
+)
 from contextfold.strategies import TieredCompaction
 from conversation_gen import conversations
 

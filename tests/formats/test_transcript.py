@@ -8,17 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import InputError, UnknownFormatError
-from contextfold._formats import messages_to_anthropic, messages_to_openai
-from contextfold._formats._transcript import (
+from contextfold import (
+    InputError,
+    Message,
     Transcript,
+    UnknownFormatError,
     dump_transcripts,
     load_transcript,
     load_transcripts,
+    messages_to_anthropic,
+    messages_to_openai,
     parse_transcripts,
-    write_text_atomic,
 )
-from contextfold._messages import Message
+from contextfold._formats._transcript import write_text_atomic
 from message_gen import conversations
 
 DATA = Path(__file__).parents[1] / "data"

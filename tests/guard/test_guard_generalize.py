@@ -12,7 +12,7 @@ import codecs
 
 import pytest
 
-from contextfold._guard import sanitize_injection, scan_injection
+from contextfold import sanitize_injection, scan_injection
 
 
 def _blocked(text: str) -> list[str]:

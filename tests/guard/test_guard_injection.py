@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _normalize, _scan, normalize, sanitize_injection, scan_injection
+from contextfold import sanitize_injection, scan_injection
+from contextfold._guard import _normalize, _scan, normalize
 
 DATA = Path(__file__).parents[1] / "data" / "guard"
 

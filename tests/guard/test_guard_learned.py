@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import GuardConfig, TextBlock, ToolResultBlock, guard_tool_result, sanitize_tool_output
-from contextfold._guard import _learned, scan_injection
+from contextfold import GuardConfig, TextBlock, ToolResultBlock, guard_tool_result, sanitize_tool_output, scan_injection
+from contextfold._guard import _learned
 from contextfold._guard._normalize import fold_bytes
 
 # Injections of the tune part the rules miss and the shipped model catches (a persona, another language, an order

@@ -2,7 +2,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _secrets, redact_secrets
+from contextfold import redact_secrets
+from contextfold._guard import _secrets
 
 CASES = [
     ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key"),

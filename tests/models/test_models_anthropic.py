@@ -13,17 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold import (
+    BytesCounter,
     ConfigError,
     Message,
     MissingExtraError,
     RedactedThinkingBlock,
+    StructuredSummarizer,
+    StructuredSummary,
     TextBlock,
     ThinkingBlock,
     ToolResultBlock,
     ToolSpec,
 )
-from contextfold._tokens._counting import BytesCounter
-from contextfold.compaction._summary import StructuredSummarizer, StructuredSummary, is_context_length_error
+from contextfold.compaction._summary import is_context_length_error
 from contextfold.models import AnthropicChatModel, ChatModel, ContextLengthExceeded, ModelError, Usage, model_from_spec
 from provider_server import ErrorReply, FakeUsage, ProviderServer, Reply, Thinking, ToolCall
 

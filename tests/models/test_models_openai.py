@@ -14,9 +14,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import ConfigError, ContextfoldError, Message, MissingExtraError, ToolResultBlock, ToolSpec
-from contextfold._tokens._counting import BytesCounter
-from contextfold.compaction._summary import StructuredSummarizer, StructuredSummary, is_context_length_error
+from contextfold import (
+    BytesCounter,
+    ConfigError,
+    ContextfoldError,
+    Message,
+    MissingExtraError,
+    StructuredSummarizer,
+    StructuredSummary,
+    ToolResultBlock,
+    ToolSpec,
+)
+from contextfold.compaction._summary import is_context_length_error
 from contextfold.models import (
     ChatModel,
     ContextLengthExceeded,

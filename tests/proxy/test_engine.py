@@ -11,10 +11,9 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contextfold import BytesCounter, validate
 from contextfold._formats._responses import responses_to_messages
-from contextfold._formats._validate import validate
 from contextfold._stores._sqlite import SQLiteStore
-from contextfold._tokens._counting import BytesCounter
 from contextfold.proxy import ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._wire import FORMATS, message_hash

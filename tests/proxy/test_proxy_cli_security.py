@@ -18,8 +18,8 @@ import openai
 import pytest
 from proxy_harness import ProxyProcess, free_port
 
+from contextfold import ConfigError
 from contextfold._cli import main
-from contextfold._errors import ConfigError
 from contextfold.proxy import ProxyConfig
 from provider_server import FakeUsage, ProviderServer, Reply
 

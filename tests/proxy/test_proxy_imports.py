@@ -22,6 +22,7 @@ def test_public_proxy_names() -> None:
             "DEFAULT_ANTHROPIC_UPSTREAM",
             "DEFAULT_OPENAI_UPSTREAM",
             "DEFAULT_WINDOWS",
+            "STATE_DB",
             "LineageRecord",
             "ProxyConfig",
             "SessionStats",
@@ -31,6 +32,9 @@ def test_public_proxy_names() -> None:
             "create_app",
             "default_state_dir",
             "open_store",
+            "serve",
+            "serve_mcp",
+            "tenant_from_env",
             "tenant_of",
         ]
     )

@@ -14,10 +14,7 @@ import pytest
 from proxy_harness import ProxyProcess
 from wire_bytes import value_span
 
-from contextfold._formats._anthropic import anthropic_to_messages
-from contextfold._formats._validate import validate
-from contextfold._tokens._counting import count_messages
-from contextfold._tokens._factory import make_counter
+from contextfold import anthropic_to_messages, count_messages, make_counter, validate
 from provider_server import ErrorReply, ProviderServer, Reply, ToolCall
 
 MakeProxy = Callable[..., ProxyProcess]

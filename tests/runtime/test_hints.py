@@ -12,27 +12,38 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import contextfold._runtime._hints as hints_module
-from contextfold._errors import ConfigError, ContextfoldError, InputError
-from contextfold._formats import render, to_canonical
-from contextfold._formats._validate import Provider, validate
-from contextfold._messages import HintBlock, Message, TextBlock, ThinkingBlock, ToolCallBlock, ToolResultBlock
-from contextfold._runtime._hints import (
-    DEFAULT_HINT_TEMPLATE,
+from contextfold import (
     Clock,
+    ConfigError,
+    ContextfoldError,
     ContextUsage,
-    FixedClock,
+    HintBlock,
     HintConfig,
-    HintDecision,
-    HintScanner,
+    InputError,
+    Message,
     SystemClock,
     Task,
+    TextBlock,
+    ThinkingBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    inject_hint,
+    plan_hint,
+    render,
+    to_canonical,
+    validate,
+)
+from contextfold._formats._validate import Provider
+from contextfold._runtime._hints import (
+    DEFAULT_HINT_TEMPLATE,
+    HintDecision,
+    HintScanner,
     TimeReason,
     decide_hint,
     format_time,
-    inject_hint,
-    plan_hint,
     timezone_label,
 )
+from contextfold.testing import FixedClock
 from readme_examples import run_section
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -718,7 +729,8 @@ def test_usage_band_on_whole_tokens_equals_the_exact_band(
     # Whole tokens are compared with the band's edges rounded up: the same answer as the exact fractions.
     from fractions import Fraction
 
-    from contextfold._runtime._hints import ContextUsage, _within_usage_buffer
+    from contextfold import ContextUsage
+    from contextfold._runtime._hints import _within_usage_buffer
 
     usage = ContextUsage(tokens=tokens, window=window, trigger_ratio=trigger)
     exact_trigger = Fraction(str(trigger))
@@ -1087,8 +1099,7 @@ def test_scanner_plan_is_plan_hint_with_a_usage(config: HintConfig, steps: list[
 
 
 def test_context_plans_hints_as_plan_hint_does() -> None:
-    from contextfold._config import ContextConfig
-    from contextfold._context import Context
+    from contextfold import Context, ContextConfig
 
     clock = FixedClock(START)
     ctx = Context(ContextConfig(window=4000), system="sys", clock=clock)

@@ -10,18 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._cli import main
-from contextfold._errors import InputError
-from contextfold._runtime._layers import (
-    MAX_PROMPT_FILE_BYTES,
+from contextfold import (
+    BytesCounter,
     DiscoveredLayers,
+    InputError,
     PromptFile,
     SkippedFile,
     SystemPromptBuilder,
-    decode_prompt_bytes,
     discover,
 )
-from contextfold._tokens._counting import BytesCounter
+from contextfold._cli import main
+from contextfold._runtime._layers import MAX_PROMPT_FILE_BYTES, decode_prompt_bytes
 from readme_examples import run_section
 
 # --- builder ------------------------------------------------------------------------------------------------------

@@ -3,8 +3,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._messages import Message
-from contextfold._runtime._read_cache import ReadCache
+from contextfold import Message, ReadCache
 
 
 def test_record_and_freshness() -> None:

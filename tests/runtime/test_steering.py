@@ -7,19 +7,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import ContextfoldError, InputError
-from contextfold._messages import HintBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
-from contextfold._runtime._steering import (
-    DEFAULT_STEERING_CAPACITY,
+from contextfold import (
     Cancel,
     ChannelFullError,
+    ContextfoldError,
     FollowUp,
+    HintBlock,
+    InputError,
+    Message,
     RequestPause,
     SteeringChannel,
     SteeringMessage,
     SystemReminder,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
     apply_steering,
 )
+from contextfold._runtime._steering import DEFAULT_STEERING_CAPACITY
 from readme_examples import run_section
 
 

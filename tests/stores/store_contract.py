@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from contextfold._stores import LineageRecord, SessionStore
+from contextfold.proxy import LineageRecord, SessionStore
 
 __all__ = [
     "test_cas_insert_once",

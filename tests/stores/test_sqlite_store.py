@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from store_contract import *  # noqa: F403  (the contract tests run against the fixture below)
 
-from contextfold._errors import ConfigError
-from contextfold._stores import LineageRecord, SessionStore, StoreError, open_store
+from contextfold import ConfigError
 from contextfold._stores._sqlite import SQLiteStore
+from contextfold.proxy import LineageRecord, SessionStore, StoreError, open_store
 
 
 @pytest.fixture

@@ -8,37 +8,31 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import ConfigError
-from contextfold._messages import (
+from contextfold import (
+    MEDIA_TOKENS,
+    BytesCounter,
+    CalibratedCounter,
+    ConfigError,
     DataBlock,
+    HFCounter,
     HintBlock,
     Message,
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
+    TiktokenCounter,
+    TokenTally,
     ToolCallBlock,
     ToolResultBlock,
     ToolSpec,
-    iter_text,
-)
-from contextfold._tokens._calibrated import (
-    FEATURES,
-    SAMPLE_LIMIT,
-    CalibratedCounter,
-    estimate_texts,
-    estimate_tokens,
-    text_features,
-)
-from contextfold._tokens._counting import (
-    MEDIA_TOKENS,
-    BytesCounter,
-    TokenTally,
     count_messages,
     count_tools,
-    media_blocks,
+    make_counter,
 )
-from contextfold._tokens._exact import HFCounter, TiktokenCounter, load_tiktoken_encoding
-from contextfold._tokens._factory import make_counter
+from contextfold._messages import iter_text
+from contextfold._tokens._calibrated import FEATURES, SAMPLE_LIMIT, estimate_texts, estimate_tokens, text_features
+from contextfold._tokens._counting import media_blocks
+from contextfold._tokens._exact import load_tiktoken_encoding
 
 DATA = Path(__file__).parents[1] / "data" / "tokens"
 

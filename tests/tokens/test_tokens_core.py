@@ -71,8 +71,9 @@ class _NoteBlock(TextBlock):
 
 def _reference_bytes(message: Message) -> int:
     """`BytesCounter.count_message` written plainly: every text piece's UTF-8 bytes / 4, plus media."""
+    from contextfold import MEDIA_TOKENS
     from contextfold._messages import iter_text
-    from contextfold._tokens._counting import MEDIA_TOKENS, media_blocks
+    from contextfold._tokens._counting import media_blocks
 
     nbytes = sum(len(t.encode("utf-8", "surrogatepass")) for t in iter_text(message))
     return round(nbytes / 4) + MEDIA_TOKENS * media_blocks(message)

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import blocks, messages
-from contextfold._errors import InputError
-from contextfold._messages import (
+from contextfold import (
     Block,
     DataBlock,
     HintBlock,
+    InputError,
     Message,
     RedactedThinkingBlock,
     TextBlock,

@@ -24,11 +24,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import Context, ContextConfig, LocalWorkspace, bind_readback_tools, search_offloaded
-from contextfold._errors import ConfigError, PathRefusedError, WorkspaceError
-from contextfold._messages import DataBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock, iter_text
-from contextfold._tokens._counting import MEDIA_TOKENS, media_blocks
-from contextfold._workspace._split import TRUNCATION_MARKER, offload_oversized_result
+from contextfold import (
+    MEDIA_TOKENS,
+    ConfigError,
+    Context,
+    ContextConfig,
+    DataBlock,
+    LocalWorkspace,
+    Message,
+    PathRefusedError,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+    WorkspaceError,
+    bind_readback_tools,
+    offload_oversized_result,
+    search_offloaded,
+)
+from contextfold._messages import iter_text
+from contextfold._tokens._counting import media_blocks
+from contextfold._workspace._split import TRUNCATION_MARKER
 
 HUNG = 60.0
 """Seconds after which a call counts as hung (generous: the test machine is shared)."""
@@ -127,7 +142,7 @@ async def test_split_fits_and_leaves_no_superseded_file_with_hex_heavy_counter(t
 @pytest.mark.parametrize("hex_heavy", [False, True])
 def test_agent_run_splits_once_without_failing(tmp_path: Path, hex_heavy: bool) -> None:
     """The issue's reproduction: `Agent.run` at window=3000 failed in 29 of 40 runs (and left superseded files)."""
-    from contextfold._agent._loop import Agent
+    from contextfold import Agent
     from contextfold.models import ModelResponse, Usage
 
     class Model:

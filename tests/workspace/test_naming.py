@@ -12,9 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import any_text, data_blocks, messages
-from contextfold._messages import DataBlock, Message
+from contextfold import DataBlock, LocalWorkspace, Message
 from contextfold._workspace._codec import block_to_dict, messages_to_jsonl
-from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._naming import (
     NAME_HEX_DIGITS,
     payload_for_context,

@@ -9,13 +9,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_split import CharCounter, cost, tool_results
 
-from contextfold._errors import WorkspaceError
-from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
-from contextfold._workspace._readback import read_offloaded
-from contextfold._workspace._split import TRUNCATION_MARKER, minimum_limit, offload_oversized_result
+from contextfold import (
+    BytesCounter,
+    DataBlock,
+    LocalWorkspace,
+    Message,
+    OffloadRef,
+    TextBlock,
+    ToolResultBlock,
+    WorkspaceError,
+    offload_oversized_result,
+    read_offloaded,
+)
+from contextfold._workspace._split import TRUNCATION_MARKER, minimum_limit
 
 
 def kept_text_without_notice(kept: ToolResultBlock) -> str:

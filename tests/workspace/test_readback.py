@@ -7,17 +7,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold._errors import PathRefusedError, WorkspaceError
-from contextfold._messages import DataBlock, Message
-from contextfold._tokens._counting import BytesCounter
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._readback import (
-    READ_OFFLOADED_SPEC,
-    SEARCH_OFFLOADED_SPEC,
+from contextfold import (
+    BytesCounter,
+    DataBlock,
+    LocalWorkspace,
+    Message,
+    PathRefusedError,
+    WorkspaceError,
     bind_readback_tools,
     read_offloaded,
     search_offloaded,
 )
+from contextfold._workspace._readback import READ_OFFLOADED_SPEC, SEARCH_OFFLOADED_SPEC
 
 
 @pytest.fixture

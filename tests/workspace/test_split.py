@@ -5,18 +5,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import any_text, meta
-from contextfold._errors import ConfigError
-from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock, iter_text
-from contextfold._tokens._counting import MEDIA_TOKENS, BytesCounter, TokenCounter, media_blocks
+from contextfold import (
+    MEDIA_TOKENS,
+    BytesCounter,
+    ConfigError,
+    DataBlock,
+    Message,
+    ResultLimitError,
+    TextBlock,
+    TokenCounter,
+    ToolResultBlock,
+    split_tool_result,
+)
+from contextfold._messages import iter_text
+from contextfold._tokens._counting import media_blocks
 from contextfold._workspace._codec import block_to_dict
 from contextfold._workspace._naming import payload_for_tool_result
-from contextfold._workspace._split import (
-    TRUNCATION_MARKER,
-    ResultLimitError,
-    minimum_limit,
-    split_tool_result,
-    truncation_notice,
-)
+from contextfold._workspace._split import TRUNCATION_MARKER, minimum_limit, truncation_notice
 
 
 class CharCounter:
@@ -189,3 +194,14 @@ def test_secant_step_finds_the_largest_head_in_few_counts(size: int) -> None:
     longer = ToolResultBlock(call_id="c", content=(TextBlock(text=text[: plan.offset + 1]), TextBlock(text="[cut]")))
     snapped = text[plan.offset - 1] == "\n"
     assert snapped or cost(BytesCounter(), longer) > 21_333
+
+
+def test_the_truncation_marker_lives_with_the_other_markers() -> None:
+    import contextfold._markers as markers
+    import contextfold._workspace._split as split
+
+    assert split.TRUNCATION_MARKER is markers.TRUNCATION_MARKER == "<<<TRUNCATED>>>"  # the old name still imports
+    notice = truncation_notice("tool_results/a.txt", line=10, lines=30)
+    first, _, rest = notice.partition("\n")
+    assert first == markers.TRUNCATION_MARKER
+    assert markers.hint_body(rest) is not None  # the notice after the marker is a rendered hint

@@ -16,16 +16,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_split import cost, tool_results
 
-from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock, iter_text
-from contextfold._tokens._counting import MEDIA_TOKENS, media_blocks
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
-from contextfold._workspace._split import (
+from contextfold import (
+    MEDIA_TOKENS,
+    DataBlock,
+    LocalWorkspace,
+    Message,
+    OffloadRef,
     ResultLimitError,
-    minimum_limit,
+    TextBlock,
+    ToolResultBlock,
     offload_oversized_result,
     split_tool_result,
 )
+from contextfold._messages import iter_text
+from contextfold._tokens._counting import media_blocks
+from contextfold._workspace._split import minimum_limit
 
 HEX = frozenset("0123456789abcdefABCDEF")
 

@@ -11,11 +11,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from _offload_strategies import data_blocks, messages
-from contextfold._errors import ConfigError, PathRefusedError, WorkspaceError
-from contextfold._messages import DataBlock, Message
+from contextfold import (
+    ConfigError,
+    DataBlock,
+    InputError,
+    LocalWorkspace,
+    Message,
+    Offloader,
+    OffloadRef,
+    PathRefusedError,
+    WorkspaceError,
+)
 from contextfold._workspace._codec import message_to_dict
-from contextfold._workspace._local import INDEX_NAME, LocalWorkspace
-from contextfold._workspace._offload import Offloader, OffloadRef
+from contextfold._workspace._local import INDEX_NAME
 
 
 def fixed_clock() -> datetime:
@@ -222,3 +230,16 @@ def test_ref_from_dict_validation() -> None:
     ):
         with pytest.raises(ValueError):
             OffloadRef.from_dict({**good.to_dict(), **patch})
+
+
+async def test_open_sessions_opens_a_session_or_every_session_of_a_root(tmp_path: Path) -> None:
+    for sid in ("b-session", "a-session"):
+        await LocalWorkspace(tmp_path, sid).offload_tool_result("x" * 10, call_id="c", tool_name="t")
+    (tmp_path / "not-a-session").mkdir()
+    assert [ws.session_id for ws in LocalWorkspace.open_sessions(tmp_path)] == ["a-session", "b-session"]
+    [one] = LocalWorkspace.open_sessions(tmp_path / "b-session")
+    assert one.session_dir == tmp_path / "b-session" and len(one.items()) == 1
+    with pytest.raises(InputError, match="no workspace here"):
+        LocalWorkspace.open_sessions(tmp_path / "not-a-session")
+    with pytest.raises(InputError, match="not a directory"):
+        LocalWorkspace.open_sessions(tmp_path / "missing")

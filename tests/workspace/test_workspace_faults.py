@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from contextfold._errors import PathRefusedError, WorkspaceError
-from contextfold._messages import Message
+from contextfold import LocalWorkspace, Message, PathRefusedError, WorkspaceError
 from contextfold._workspace._codec import messages_to_jsonl
-from contextfold._workspace._local import INDEX_NAME, TEMP_PREFIX, LocalWorkspace
+from contextfold._workspace._local import INDEX_NAME, TEMP_PREFIX
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 

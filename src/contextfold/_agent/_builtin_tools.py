@@ -23,6 +23,7 @@ import contextlib
 import os
 import signal
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from contextfold._agent._tools import Tool, ToolError
@@ -57,7 +58,8 @@ def builtin_tools(
 ) -> list[Tool]:
     """The tools of ``contextfold run``, confined to ``root``.
 
-    read_file, list_directory and search_text; run_command with ``allow_shell``.
+    read_file, list_directory and search_text; run_command with ``allow_shell``. Each tool's docstring is what
+    the model reads; the work is done by the module's functions below, one per tool.
     """
     base = Path(root).resolve()
     if not base.is_dir():
@@ -72,23 +74,7 @@ def builtin_tools(
             limit: most lines to return.
 
         """
-        full = _resolve(base, path)
-        if not full.is_file():
-            raise ToolError(f"Error: {path!r} is not a file (list_directory shows what exists)")
-        rows: list[str] = []
-        used = 0
-        with full.open("rb") as fh:
-            for number, raw in enumerate(fh, start=1):
-                if number <= max(0, offset):
-                    continue
-                if len(rows) >= max(1, limit) or used + len(raw) > MAX_READ_BYTES:
-                    rows.append(f"... (more lines: continue with offset={number - 1})")
-                    break
-                if b"\0" in raw:
-                    raise ToolError(f"Error: {path!r} looks like a binary file")
-                used += len(raw)
-                rows.append(f"{number:>6}\t{raw.decode('utf-8', 'replace').rstrip()}")
-        return "\n".join(rows) if rows else "(no lines in that range)"
+        return _read_file(base, path, offset, limit)
 
     def list_directory(path: str = ".") -> str:
         """List a directory: one entry per line, directories end with '/', files show their size in bytes.
@@ -97,22 +83,7 @@ def builtin_tools(
             path: directory path, relative to the project root.
 
         """
-        full = _resolve(base, path)
-        if not full.is_dir():
-            raise ToolError(f"Error: {path!r} is not a directory")
-        entries = sorted(full.iterdir(), key=lambda p: (not p.is_dir(), p.name))
-        rows = []
-        for entry in entries[:MAX_LIST_ENTRIES]:
-            if entry.is_dir():
-                rows.append(f"{entry.name}/")
-            else:
-                try:
-                    rows.append(f"{entry.name}  {entry.stat().st_size}")
-                except OSError:
-                    rows.append(entry.name)
-        if len(entries) > MAX_LIST_ENTRIES:
-            rows.append(f"... and {len(entries) - MAX_LIST_ENTRIES} more entries")
-        return "\n".join(rows) if rows else "(empty directory)"
+        return _list_directory(base, path)
 
     def search_text(pattern: str, path: str = ".", regex: bool = False, max_results: int = 100) -> str:
         """Search files under a directory for a substring (or a regular expression); returns path:line: text rows.
@@ -125,33 +96,7 @@ def builtin_tools(
             max_results: stop after this many matches.
 
         """
-        if not pattern:
-            raise ToolError("Error: give a non-empty pattern")
-        try:
-            find = compile_pattern(pattern, regex=regex)
-        except InputError as exc:
-            raise ToolError(f"Error: {exc}") from None
-        start = _resolve(base, path)
-        files = [start] if start.is_file() else _walk(start)
-        hits: list[str] = []
-        for file in files:
-            try:
-                if base not in file.resolve().parents:
-                    continue  # a symlink leading out of the root
-                data = _read_regular(file)
-            except OSError:
-                continue
-            if data is None:
-                continue
-            if b"\0" in data[:8192]:
-                continue
-            for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
-                if find(line[:1000]) is not None:
-                    hits.append(f"{_shown(base, file)}:{number}: {line.strip()[:200]}")
-                    if len(hits) >= max(1, max_results):
-                        hits.append(f"... stopped at {len(hits)} matches (raise max_results or narrow path)")
-                        return "\n".join(hits)
-        return "\n".join(hits) if hits else "(no matches)"
+        return _search_text(base, pattern, path, regex, max_results)
 
     tools = [Tool.from_function(read_file), Tool.from_function(list_directory), Tool.from_function(search_text)]
     if allow_shell:
@@ -164,28 +109,108 @@ def builtin_tools(
                 timeout: seconds before the command is killed.
 
             """
-            process = await asyncio.create_subprocess_shell(
-                command,
-                cwd=base,
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT,
-                start_new_session=True,
-            )
-            try:
-                out, _ = await asyncio.wait_for(process.communicate(), timeout=max(0.1, timeout))
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)  # the whole group: the shell and what it started
-                await process.wait()
-                raise ToolError(f"Error: the command did not finish within {timeout:g} s and was killed") from None
-            text = out.decode("utf-8", "replace")
-            if len(text) > MAX_OUTPUT_CHARS:
-                text = text[:MAX_OUTPUT_CHARS] + f"\n... ({len(text) - MAX_OUTPUT_CHARS} more characters cut)"
-            return f"exit code {process.returncode}\n{text}"
+            return await _run_command(base, command, timeout)
 
         tools.append(Tool.from_function(run_command))
     return tools
+
+
+def _read_file(base: Path, path: str, offset: int, limit: int) -> str:
+    """``read_file``: at most ``limit`` numbered lines after ``offset``, and at most `MAX_READ_BYTES` of them."""
+    full = _resolve(base, path)
+    if not full.is_file():
+        raise ToolError(f"Error: {path!r} is not a file (list_directory shows what exists)")
+    rows: list[str] = []
+    used = 0
+    with full.open("rb") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if number <= max(0, offset):
+                continue
+            if len(rows) >= max(1, limit) or used + len(raw) > MAX_READ_BYTES:
+                rows.append(f"... (more lines: continue with offset={number - 1})")
+                break
+            if b"\0" in raw:
+                raise ToolError(f"Error: {path!r} looks like a binary file")
+            used += len(raw)
+            rows.append(f"{number:>6}\t{raw.decode('utf-8', 'replace').rstrip()}")
+    return "\n".join(rows) if rows else "(no lines in that range)"
+
+
+def _list_directory(base: Path, path: str) -> str:
+    """``list_directory``: directories first, then files with their sizes, at most `MAX_LIST_ENTRIES`."""
+    full = _resolve(base, path)
+    if not full.is_dir():
+        raise ToolError(f"Error: {path!r} is not a directory")
+    entries = sorted(full.iterdir(), key=lambda p: (not p.is_dir(), p.name))
+    rows = []
+    for entry in entries[:MAX_LIST_ENTRIES]:
+        if entry.is_dir():
+            rows.append(f"{entry.name}/")
+        else:
+            try:
+                rows.append(f"{entry.name}  {entry.stat().st_size}")
+            except OSError:
+                rows.append(entry.name)
+    if len(entries) > MAX_LIST_ENTRIES:
+        rows.append(f"... and {len(entries) - MAX_LIST_ENTRIES} more entries")
+    return "\n".join(rows) if rows else "(empty directory)"
+
+
+def _search_text(base: Path, pattern: str, path: str, regex: bool, max_results: int) -> str:
+    """``search_text``: ``path:line: text`` rows of the regular text files under ``path``, at most ``max_results``."""
+    if not pattern:
+        raise ToolError("Error: give a non-empty pattern")
+    try:
+        find = compile_pattern(pattern, regex=regex)
+    except InputError as exc:
+        raise ToolError(f"Error: {exc}") from None
+    start = _resolve(base, path)
+    hits: list[str] = []
+    for file in [start] if start.is_file() else _walk(start):
+        for number, line in _matching_lines(base, file, find):
+            hits.append(f"{_shown(base, file)}:{number}: {line.strip()[:200]}")
+            if len(hits) >= max(1, max_results):
+                hits.append(f"... stopped at {len(hits)} matches (raise max_results or narrow path)")
+                return "\n".join(hits)
+    return "\n".join(hits) if hits else "(no matches)"
+
+
+def _matching_lines(base: Path, file: Path, find: Callable[[str], object]) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of each line of ``file`` that ``find`` matches; nothing for a file not to search."""
+    try:
+        if base not in file.resolve().parents:
+            return  # a symlink leading out of the root
+        data = _read_regular(file)
+    except OSError:
+        return
+    if data is None or b"\0" in data[:8192]:  # not a regular file, too large, or binary
+        return
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        if find(line[:1000]) is not None:
+            yield number, line
+
+
+async def _run_command(base: Path, command: str, timeout: float) -> str:
+    """``run_command``: the exit code and the combined output (cut at `MAX_OUTPUT_CHARS`); killed at ``timeout``."""
+    process = await asyncio.create_subprocess_shell(
+        command,
+        cwd=base,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), timeout=max(0.1, timeout))
+    except TimeoutError:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # the whole group: the shell and what it started
+        await process.wait()
+        raise ToolError(f"Error: the command did not finish within {timeout:g} s and was killed") from None
+    text = out.decode("utf-8", "replace")
+    if len(text) > MAX_OUTPUT_CHARS:
+        text = text[:MAX_OUTPUT_CHARS] + f"\n... ({len(text) - MAX_OUTPUT_CHARS} more characters cut)"
+    return f"exit code {process.returncode}\n{text}"
 
 
 def _read_regular(file: Path) -> bytes | None:

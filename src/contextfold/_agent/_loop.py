@@ -33,10 +33,11 @@ from contextfold._guard import Fence, GuardConfig
 from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 from contextfold._runtime._steering import SteeringChannel, apply_steering
 from contextfold._tokens._counting import TokenCounter
-from contextfold._tool_results import GuardInfo
+from contextfold._tool_results import GuardInfo, readback_limit
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
 from contextfold._workspace._readback import bind_readback_tools
+from contextfold._workspace._split import DEFAULT_TOOL_RESULT_LIMIT
 from contextfold.models._base import ChatModel, ContextLengthExceeded, ModelResponse, StreamHandler, Usage
 
 __all__ = [
@@ -216,7 +217,7 @@ class Agent:
             readback = bind_readback_tools(
                 workspace,
                 counter=counter,
-                max_tokens=_readback_limit(context, config, window),
+                max_tokens=_readback_limit(context, config, window, counter, self.fence if self.guard.fence else None),
             )
             box = Toolbox(
                 Tool.from_function(fn, spec=spec)
@@ -477,15 +478,21 @@ class Agent:
             return error_result(call, f"Error: {call.name} failed: {type(exc).__name__}: {exc}")
 
 
-def _readback_limit(context: Context | None, config: ContextConfig | None, window: int | None) -> int:
-    """Read-back output is capped like any tool result, so reading back never overflows the window."""
+def _readback_limit(
+    context: Context | None,
+    config: ContextConfig | None,
+    window: int | None,
+    counter: TokenCounter | None,
+    fence: Fence | None,
+) -> int:
+    """Read-back output is capped like any tool result, less its message framing: a full page is not split again."""
     if context is not None:
-        return context.config.result_limit
-    if config is not None:
-        return config.result_limit
-    if window is not None:
-        return ContextConfig(window=window).result_limit
-    return 50_000
+        config = context.config
+    elif config is None:
+        if window is None:
+            return DEFAULT_TOOL_RESULT_LIMIT  # the Agent refuses this case right after
+        config = ContextConfig(window=window)
+    return readback_limit(config, counter, fence=fence)
 
 
 @dataclass(slots=True, kw_only=True)

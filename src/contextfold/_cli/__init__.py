@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from contextfold._errors import ContextfoldError, InputError
+from contextfold import ContextfoldError, InputError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -68,7 +68,7 @@ class _Utf8Safe:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        from contextfold._formats._files import escape_surrogates
+        from contextfold.files import escape_surrogates
 
         return self._stream.write(escape_surrogates(text))
 
@@ -143,7 +143,7 @@ def main(
     except (InputError, ContextfoldError, OSError) as exc:
         if args.debug:
             raise
-        from contextfold._formats._files import escape_surrogates
+        from contextfold.files import escape_surrogates
 
         print(f"contextfold: error: {escape_surrogates(_describe(exc))}", file=err)
         return EXIT_USAGE

@@ -21,25 +21,27 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
-from contextfold._errors import InputError
-from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES
-from contextfold._messages import (
+from contextfold import (
+    MEDIA_TOKENS,
     DataBlock,
     HintBlock,
+    InputError,
     Message,
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
+    TokenCounter,
     ToolCallBlock,
     ToolResultBlock,
+    count_messages,
 )
-from contextfold._tokens._counting import MEDIA_TOKENS, TokenCounter, count_messages
+from contextfold.files import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
+    from contextfold import Transcript
     from contextfold._cli import CLIContext
-    from contextfold._formats._transcript import Transcript
 
 __all__ = [
     "BLOCK_KINDS",
@@ -61,7 +63,6 @@ __all__ = [
     "load_transcript_file",
     "message_breakdown",
     "progress",
-    "read_user_input",
     "read_user_text",
     "select_conversations",
     "write_json",
@@ -125,29 +126,22 @@ def add_input_limit_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_user_input(ctx: CLIContext, path: str, *, decompress: bool = False) -> bytes | bytearray:
-    """The bytes of a file the user named (``-``: standard input), bounded by ``--max-input-bytes``.
-
-    Every command reads its files through here: regular files only, never more than the limit.
-    """
-    from contextfold._formats._files import read_input
-
-    return read_input(path, max_bytes=ctx.args.max_input_bytes, decompress=decompress, limit_name=MAX_INPUT_FLAG)
-
-
 def read_user_text(ctx: CLIContext, path: str, *, what: str = "") -> str:
-    """A plain UTF-8 text file the user named (not decompressed), bounded; bad bytes are an `InputError`."""
-    from contextfold._formats._files import decode_utf8
+    """A plain UTF-8 text file the user named (``-``: stdin), bounded by ``--max-input-bytes``; see `read_text`.
 
-    return decode_utf8(read_user_input(ctx, path), source="<stdin>" if path == "-" else path, what=what)
+    Every command reads its files through here or `load_transcript_file`: regular files only, never more than the
+    limit, and the message of a file over it names the flag.
+    """
+    from contextfold.files import read_text
+
+    return read_text(path, max_bytes=ctx.args.max_input_bytes, limit_name=MAX_INPUT_FLAG, what=what)
 
 
 def load_transcript_file(ctx: CLIContext, path: str) -> list[Transcript]:
     """Every conversation of a transcript file (or ``-``), gzip decompressed, bounded by ``--max-input-bytes``."""
-    from contextfold._formats._transcript import transcripts_from_bytes
+    from contextfold import load_transcripts
 
-    data = read_user_input(ctx, path, decompress=True)
-    return transcripts_from_bytes(data, source="<stdin>" if path == "-" else path)
+    return load_transcripts(path, max_bytes=ctx.args.max_input_bytes, limit_name=MAX_INPUT_FLAG)
 
 
 def add_counter_argument(parser: argparse.ArgumentParser) -> None:
@@ -162,7 +156,7 @@ def add_counter_argument(parser: argparse.ArgumentParser) -> None:
 
 def counter_from_args(args: argparse.Namespace) -> TokenCounter:
     """Build the counter named by ``--counter``; a bad spec raises `ConfigError` (one line, exit 2)."""
-    from contextfold._tokens._factory import make_counter
+    from contextfold import make_counter
 
     return make_counter(args.counter)
 
@@ -225,7 +219,7 @@ def conversation_header(t: Transcript, position: int) -> dict[str, Any]:
 
 def write_json(ctx: CLIContext, obj: Any) -> None:
     """Pretty, UTF-8 JSON on stdout with a final newline (a lone surrogate from the input stays escaped)."""
-    from contextfold._formats._files import escape_surrogates
+    from contextfold.files import escape_surrogates
 
     ctx.stdout.write(escape_surrogates(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 

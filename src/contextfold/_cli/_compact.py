@@ -16,6 +16,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from contextfold import (
+    CompactionReport,
+    ConfigError,
+    Context,
+    ContextConfig,
+    InputError,
+    LocalWorkspace,
+    OffloadRef,
+    ResultLimitError,
+    TokenCounter,
+    Transcript,
+    count_messages,
+    count_tools,
+    dump_transcripts,
+)
 from contextfold._cli import EXIT_OK, CLIContext
 from contextfold._cli._common import (
     TRANSCRIPT_HELP,
@@ -26,15 +41,7 @@ from contextfold._cli._common import (
     select_conversations,
     write_json,
 )
-from contextfold._config import ContextConfig
-from contextfold._context import CompactionReport, Context
-from contextfold._errors import ConfigError, InputError
-from contextfold._formats._files import OutputFile
-from contextfold._formats._transcript import Transcript, dump_transcripts
-from contextfold._tokens._counting import TokenCounter, count_messages, count_tools
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
-from contextfold._workspace._split import ResultLimitError, min_window_for_result_limit
+from contextfold.files import OutputFile
 
 __all__ = ["register"]
 
@@ -86,8 +93,9 @@ class _Result:
 
 def window_too_small(exc: ResultLimitError, config: ContextConfig) -> ConfigError:
     """The error for a window whose share per tool result cannot hold a truncation notice, naming ``--window``."""
-    reserved = max(0, config.result_limit - exc.limit)
-    window = min_window_for_result_limit(config, exc.needed + reserved)
+    window = exc.min_window
+    if window is None:  # no window would: the library's message names tool_result_limit
+        return ConfigError(str(exc))
     return ConfigError(
         f"--window {config.window} is too small: a tool result that does not fit is cut and ends with a "
         f"truncation notice of {exc.needed} tokens, but this window leaves {exc.limit} tokens per tool result; "
@@ -106,20 +114,17 @@ def _output_path(args: argparse.Namespace) -> Path:
 
 
 def _strategy(args: argparse.Namespace, counter: TokenCounter, window: int) -> Any:
-    from contextfold.compaction._tiered import TieredCompaction
+    from contextfold.compaction import DigestStrategy, StructuredStrategy, TieredCompaction
 
     if args.strategy in (None, "digest"):
         if args.model:
             raise ConfigError("--model is only used with --strategy structured or tiered")
-        from contextfold.compaction._digest_strategy import DigestStrategy
-
         return DigestStrategy()
     if args.strategy == "tiered" and not args.model:
         return TieredCompaction()
     if not args.model:
         raise ConfigError("--strategy structured needs --model openai:NAME or anthropic:NAME")
-    from contextfold.compaction._structured_strategy import StructuredStrategy
-    from contextfold.compaction._summary import StructuredSummarizer
+    from contextfold import StructuredSummarizer
     from contextfold.models import model_from_spec
 
     model = model_from_spec(args.model, base_url=args.base_url)

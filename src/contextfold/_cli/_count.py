@@ -10,6 +10,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from contextfold import TokenCounter
 from contextfold._cli._common import (
     BLOCK_KINDS,
     ROLES,
@@ -25,13 +26,12 @@ from contextfold._cli._common import (
     message_breakdown,
     write_json,
 )
-from contextfold._tokens._counting import TokenCounter
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from contextfold import Transcript
     from contextfold._cli import CLIContext
-    from contextfold._formats._transcript import Transcript
 
 __all__ = ["count_transcript", "register"]
 

@@ -7,7 +7,7 @@ driven by `ReplayModel`/`ReplayTools`, so it needs no key and no network. A
 live view shows the context filling up and each compaction and offload as it
 happens; the summary compares the tokens sent with what a naive loop (the
 whole history every call) would have sent, and checks every request the loop
-prepared against both providers' tool-pairing rules.
+prepared against every provider format's tool-pairing rules.
 """
 
 from __future__ import annotations
@@ -22,24 +22,38 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
-from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
-from contextfold._agent._replay import END_OF_RECORDING, ReplayModel, ReplayTools, replay
+from contextfold import (
+    END_OF_RECORDING,
+    Agent,
+    AgentEvent,
+    AgentResult,
+    BytesCounter,
+    CompactionReport,
+    ConfigError,
+    Context,
+    ContextConfig,
+    LocalWorkspace,
+    Message,
+    ModelCallInfo,
+    OffloadRef,
+    ProviderName,
+    ReplayModel,
+    ReplayTools,
+    SteeringInfo,
+    TokenCounter,
+    ToolSpec,
+    Transcript,
+    count_tools,
+    load_transcript,
+    replay,
+    validate,
+)
 from contextfold._cli import EXIT_OK, CLIContext
-from contextfold._cli._common import add_input_limit_argument, load_transcript_file, write_json
-from contextfold._config import ContextConfig
-from contextfold._context import CompactionReport, Context
-from contextfold._errors import ConfigError
-from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES, gunzip_bounded
-from contextfold._formats._providers import PROVIDERS
-from contextfold._formats._transcript import Transcript, load_transcripts, pick_conversation, transcripts_from_bytes
-from contextfold._formats._validate import validate
-from contextfold._messages import Message, ToolSpec
-from contextfold._tokens._counting import BytesCounter, TokenCounter, count_tools
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
-from contextfold.models._base import ModelResponse, StreamHandler
+from contextfold._cli._common import MAX_INPUT_FLAG, add_input_limit_argument, write_json
+from contextfold.files import DEFAULT_MAX_INPUT_BYTES
+from contextfold.models import ModelResponse, StreamHandler
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
@@ -54,6 +68,8 @@ TERMINAL_DELAY = 0.03
 MAX_PROBLEMS = 10
 MAX_DELAY = 60.0
 """Longest ``--delay`` per model call, in seconds."""
+_FORMATS: tuple[ProviderName, ...] = get_args(ProviderName)
+"""Every wire format: each request the loop prepares is checked against the rules of each."""
 
 
 def register(subparsers: Any) -> None:
@@ -101,13 +117,18 @@ def _delay(text: str) -> float:
 
 
 def load_demo_transcript(
-    path: str | None = None, conversation: str | None = None, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES
+    path: str | None = None,
+    conversation: str | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+    limit_name: str = "max_bytes",
 ) -> Transcript:
     """The shipped demo transcript, or one conversation of ``path`` (plain or gzip-compressed, ``-``: stdin)."""
     if path is None:
-        data = resources.files("contextfold").joinpath("data", DEMO_TRANSCRIPT).read_bytes()
-        return transcripts_from_bytes(gunzip_bounded(data, max_bytes=max_bytes), source=DEMO_TRANSCRIPT)[0]
-    return pick_conversation(load_transcripts(path, max_bytes=max_bytes), conversation, source=path)
+        with resources.as_file(resources.files("contextfold").joinpath("data", DEMO_TRANSCRIPT)) as shipped:
+            found = load_transcript(shipped, conversation=0, max_bytes=max_bytes, limit_name=limit_name)
+        return found.replace(source=DEMO_TRANSCRIPT)
+    return load_transcript(path, conversation=conversation, max_bytes=max_bytes, limit_name=limit_name)
 
 
 # ---------------------------------------------------------------------------------------------- the session
@@ -122,7 +143,7 @@ class _Problem:
 
 
 class _CheckedModel:
-    """Wraps the replay model: validates every request for both providers, and paces the run."""
+    """Wraps the replay model: validates every request for every provider format, and paces the run."""
 
     def __init__(self, inner: ReplayModel, delay: float) -> None:
         self.inner = inner
@@ -135,7 +156,7 @@ class _CheckedModel:
         self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (), stream: StreamHandler | None = None
     ) -> ModelResponse:
         self.requests += 1
-        for provider in PROVIDERS:
+        for provider in _FORMATS:
             for problem in validate(messages, provider):
                 if problem.blocking:
                     self.problem_count += 1
@@ -401,7 +422,7 @@ def _print_summary(console: Console, report: DemoReport) -> None:
         ("compactions", f"{data['compactions']} ({data['archived_messages']} messages archived)"),
         ("offloaded tool results", f"{data['offloaded_results']} ({_size(data['offloaded_bytes'])})"),
         ("follow-ups fed", str(data["follow_ups"])),
-        ("tool pairs intact", "yes (every request, OpenAI and Anthropic)" if data["pairs_intact"] else "NO"),
+        ("tool pairs intact", "yes (every request, every provider format)" if data["pairs_intact"] else "NO"),
         (
             "context-layer overhead per turn",
             f"median {data['overhead_ms_median']:.2f} ms, p99 {data['overhead_ms_p99']:.2f} ms",
@@ -436,11 +457,9 @@ def run_demo(ctx: CLIContext) -> int:
     args = ctx.args
     if args.window <= 0:
         raise ConfigError(f"--window must be a positive number of tokens (got {args.window})")
-    if args.transcript is None:
-        transcript = load_demo_transcript(max_bytes=args.max_input_bytes)
-    else:
-        transcripts = load_transcript_file(ctx, args.transcript)
-        transcript = pick_conversation(transcripts, args.conversation, source=args.transcript)
+    transcript = load_demo_transcript(
+        args.transcript, args.conversation, max_bytes=args.max_input_bytes, limit_name=MAX_INPUT_FLAG
+    )
     if args.workspace:
         workspace = LocalWorkspace(args.workspace)
     else:

@@ -44,7 +44,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 
 
 def _run(ctx: Any) -> int:
-    from contextfold._guard import sanitize_tool_output, scan_injection
+    from contextfold import sanitize_tool_output, scan_injection
 
     source, text = _read(ctx)
     learned = not ctx.args.no_learned

@@ -15,6 +15,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from contextfold import DataBlock, InputError, Message, MissingExtraError, TextBlock, TokenCounter, validate
 from contextfold._cli._common import (
     ProgressReporter,
     add_common_arguments,
@@ -28,17 +29,13 @@ from contextfold._cli._common import (
     message_breakdown,
     write_json,
 )
-from contextfold._errors import InputError, MissingExtraError
-from contextfold._formats._files import OutputFile, escape_surrogates
-from contextfold._formats._validate import validate
-from contextfold._messages import DataBlock, Message, TextBlock
-from contextfold._tokens._counting import TokenCounter
+from contextfold.files import OutputFile, escape_surrogates
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from contextfold import Transcript
     from contextfold._cli import CLIContext
-    from contextfold._formats._transcript import Transcript
 
 __all__ = ["DEFAULT_WINDOW", "TRIGGER", "inspect_transcript", "register"]
 

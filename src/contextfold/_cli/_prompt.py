@@ -11,6 +11,7 @@ import argparse
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from contextfold import InputError, PromptFile, SystemPromptBuilder, discover
 from contextfold._cli._common import (
     add_counter_argument,
     add_input_limit_argument,
@@ -18,8 +19,6 @@ from contextfold._cli._common import (
     read_user_text,
     write_json,
 )
-from contextfold._errors import InputError
-from contextfold._runtime._layers import PromptFile, SystemPromptBuilder, discover
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -52,7 +51,7 @@ def register(subparsers: Any) -> None:
 
 def prompt_report(directory: str, base: str, extras: list[str], counter_spec: str) -> dict[str, Any]:
     """The ``--json`` object: the prompt, its size and hash, each layer and each skipped file."""
-    from contextfold._tokens._factory import make_counter
+    from contextfold import make_counter
 
     counter = make_counter(counter_spec)
     layers = discover(directory)

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._errors import ConfigError, InputError
+from contextfold import ConfigError, InputError
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -83,13 +83,13 @@ def register(subparsers: Any) -> None:
 
 
 def _state_dir(ctx: CLIContext) -> Path:
-    from contextfold.proxy._config import default_state_dir
+    from contextfold.proxy import default_state_dir
 
     return Path(ctx.args.state) if ctx.args.state else default_state_dir(ctx.env)
 
 
 def _windows(values: list[str]) -> dict[str, int]:
-    from contextfold.proxy._config import DEFAULT_WINDOWS
+    from contextfold.proxy import DEFAULT_WINDOWS
 
     table = dict(DEFAULT_WINDOWS)
     for value in values:
@@ -104,7 +104,7 @@ def _serve(ctx: CLIContext) -> int:
     if getattr(ctx.args, "proxy_command", None):
         return 2  # pragma: no cover - the action's own handler runs instead
     args = ctx.args
-    from contextfold.proxy._config import DEFAULT_ANTHROPIC_UPSTREAM, DEFAULT_OPENAI_UPSTREAM, ProxyConfig
+    from contextfold.proxy import DEFAULT_ANTHROPIC_UPSTREAM, DEFAULT_OPENAI_UPSTREAM, ProxyConfig
 
     config = ProxyConfig(
         host=args.host,
@@ -119,7 +119,7 @@ def _serve(ctx: CLIContext) -> int:
         max_body_bytes=args.max_body_bytes,
         quiet=args.quiet,
     )
-    from contextfold.proxy._serve import serve
+    from contextfold.proxy import serve
 
     banner = (
         f"contextfold proxy on http://{config.host}:{config.port}  "
@@ -133,7 +133,7 @@ def _serve(ctx: CLIContext) -> int:
 
 
 def _credential_tenant(ctx: CLIContext) -> tuple[str, str] | None:
-    from contextfold.proxy._tenant import tenant_from_env
+    from contextfold.proxy import tenant_from_env
 
     return tenant_from_env(ctx.env, ctx.args.key_env)
 
@@ -141,7 +141,7 @@ def _credential_tenant(ctx: CLIContext) -> tuple[str, str] | None:
 def _stats(ctx: CLIContext) -> int:
     import asyncio
 
-    from contextfold._stores import STATE_DB, open_store
+    from contextfold.proxy import STATE_DB, open_store
 
     state = _state_dir(ctx)
     if not (state / STATE_DB).is_file():
@@ -202,7 +202,7 @@ def _mcp(ctx: CLIContext) -> int:
             "contextfold mcp needs your credential to find your content: set the variable your client uses "
             "(CONTEXTFOLD_API_KEY, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or OPENAI_API_KEY) or pass --key-env VAR"
         )
-    from contextfold.proxy._serve import serve_mcp
+    from contextfold.proxy import serve_mcp
 
     serve_mcp(_state_dir(ctx), found[1])
     return 0

@@ -15,17 +15,24 @@ import asyncio
 from pathlib import Path
 from typing import IO, Any
 
-from contextfold._agent._builtin_tools import builtin_tools
-from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo
+from contextfold import (
+    Agent,
+    AgentEvent,
+    AgentResult,
+    CompactionReport,
+    ConfigError,
+    LocalWorkspace,
+    ModelCallInfo,
+    OffloadRef,
+    ResultLimitError,
+    SystemPromptBuilder,
+    ToolCallBlock,
+    ToolResultBlock,
+    builtin_tools,
+    discover,
+)
 from contextfold._cli import EXIT_FOUND, EXIT_OK, CLIContext
 from contextfold._cli._common import write_json
-from contextfold._context import CompactionReport
-from contextfold._errors import ConfigError
-from contextfold._messages import ToolCallBlock, ToolResultBlock
-from contextfold._runtime._layers import SystemPromptBuilder, discover
-from contextfold._workspace._local import LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
-from contextfold._workspace._split import ResultLimitError
 
 __all__ = ["BASE_PROMPT", "register"]
 

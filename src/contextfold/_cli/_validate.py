@@ -1,4 +1,4 @@
-"""``contextfold validate FILE --provider openai|anthropic``: check that a provider would accept a transcript.
+"""``contextfold validate FILE --provider openai|anthropic|responses``: check that a provider would accept a transcript.
 
 Exit code 0 when every selected conversation is valid, 1 when problems were
 found, 2 when the file could not be read. Pending tool calls at the very end
@@ -8,8 +8,9 @@ found, 2 when the file could not be read. Pending tool calls at the very end
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
+from contextfold import Problem, ProviderName, validate
 from contextfold._cli._common import (
     ProgressReporter,
     add_common_arguments,
@@ -19,8 +20,6 @@ from contextfold._cli._common import (
     load_selected,
     write_json,
 )
-from contextfold._formats._providers import PROVIDERS
-from contextfold._formats._validate import Problem, validate
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -45,7 +44,7 @@ def register(subparsers: Any) -> None:
     add_common_arguments(parser)
     parser.add_argument(
         "--provider",
-        choices=PROVIDERS,
+        choices=get_args(ProviderName),
         default=None,
         help="whose rules to check (default: the format the file is written in)",
     )

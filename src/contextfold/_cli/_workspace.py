@@ -12,9 +12,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._errors import InputError
-from contextfold._workspace._local import INDEX_NAME, LocalWorkspace
-from contextfold._workspace._offload import OffloadRef
+from contextfold import InputError, LocalWorkspace, OffloadRef
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -46,15 +44,10 @@ def _need_action(parser: argparse.ArgumentParser) -> Any:
 
 
 def _sessions(directory: str) -> list[tuple[str, LocalWorkspace]]:
-    path = Path(directory)
-    if not path.is_dir():
-        raise InputError("not a directory", source=directory)
-    if (path / INDEX_NAME).is_file():
-        return [("", LocalWorkspace.open(path))]
-    ids = LocalWorkspace.sessions(path)
-    if not ids:
-        raise InputError(f"no workspace here (no {INDEX_NAME} in it or in its sub-directories)", source=directory)
-    return [(f"{sid}/", LocalWorkspace(path, sid)) for sid in ids]
+    """Each session of DIR with the prefix its item paths are shown with (none when DIR is the session)."""
+    found = LocalWorkspace.open_sessions(directory)
+    inside = Path(directory).resolve()
+    return [("" if ws.session_dir.resolve() == inside else f"{ws.session_id}/", ws) for ws in found]
 
 
 def _listing(directory: str) -> list[tuple[str, LocalWorkspace, OffloadRef]]:
@@ -115,7 +108,8 @@ def _show(ctx: CLIContext) -> int:
     console = ctx.console()
     console.print(ref.describe(), markup=False)
     if ref.kind == "context":
-        _print_messages(console, ws.read_messages(ref))
+        ws.read_messages(ref)  # a damaged archive is an InputError naming the line, before anything is printed
+        _print_messages(console, ws.read_text(ref))
     elif ref.kind == "tool_result":
         console.print(ws.read_bytes(ref).decode("utf-8", "replace"), markup=False, highlight=False)
     else:
@@ -123,16 +117,15 @@ def _show(ctx: CLIContext) -> int:
     return 0
 
 
-def _print_messages(console: Any, messages: list[Any]) -> None:
+def _print_messages(console: Any, archive: str) -> None:
+    """An archived context block by block, from its lines: one message per line in the canonical JSON form."""
     from rich.rule import Rule
 
-    from contextfold._workspace._codec import block_to_dict
-
+    messages = [json.loads(line) for line in archive.splitlines() if line.strip()]
     for i, message in enumerate(messages):
-        title = f"[{i}] {message.role}" + (f" ({message.name})" if message.name else "")
+        title = f"[{i}] {message['role']}" + (f" ({message['name']})" if message.get("name") else "")
         console.print(Rule(title, align="left"))
-        for block in message.content:
-            d = block_to_dict(block)
+        for d in message["content"]:
             kind = d.pop("kind")
             if kind in ("text", "hint") and set(d) == {"text"}:
                 label = "" if kind == "text" else "hint: "

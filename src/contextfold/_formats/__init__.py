@@ -1,4 +1,4 @@
-"""Provider formats: OpenAI chat completions and Anthropic messages <-> canonical messages.
+"""Provider formats: OpenAI chat completions, Anthropic messages and OpenAI Responses <-> canonical messages.
 
 Each direction is a plain function over plain dicts; `to_canonical` and
 `render` dispatch on a `ProviderName`. Round trips are exact except for the
@@ -25,6 +25,12 @@ from contextfold._formats._openai import (
     tools_to_openai,
 )
 from contextfold._formats._providers import PROVIDERS, ProviderName, check_provider
+from contextfold._formats._responses import (
+    messages_to_responses,
+    responses_to_messages,
+    tools_from_responses,
+    tools_to_responses,
+)
 from contextfold._messages import Message, ToolSpec
 
 __all__ = [
@@ -51,7 +57,11 @@ def to_canonical(
     provider: ProviderName,
     system: str | list[dict[str, Any]] | None = None,
 ) -> list[Message]:
-    """Convert a provider's message list (plus Anthropic's top-level ``system``) to canonical messages."""
+    """Convert a provider's message list to canonical messages.
+
+    ``system`` is Anthropic's top-level ``system``, or the Responses ``instructions`` (a string); for Responses,
+    ``doc_messages`` is the request's ``input`` (a list of items, or one string).
+    """
     provider = check_provider(provider)
     match provider:
         case "openai":
@@ -60,6 +70,10 @@ def to_canonical(
             return openai_to_messages(doc_messages)
         case "anthropic":
             return anthropic_to_messages(doc_messages, system)
+        case "responses":
+            if system is not None and not isinstance(system, str):
+                raise ConfigError("the Responses 'instructions' is a string, not a list of blocks")
+            return responses_to_messages(doc_messages, system)
         case _:
             assert_never(provider)
 
@@ -72,12 +86,18 @@ def tools_from(tools: Sequence[Mapping[str, Any]] | None, provider: ProviderName
             return tools_from_openai(tools)
         case "anthropic":
             return tools_from_anthropic(tools)
+        case "responses":
+            return tools_from_responses(tools)
         case _:
             assert_never(provider)
 
 
 def render(messages: Sequence[Message], provider: ProviderName, tools: Sequence[ToolSpec] = ()) -> dict[str, Any]:
-    """The request body fragment for ``provider``: ``messages``, ``tools`` (if any), Anthropic ``system`` (if any)."""
+    """The request body fragment for ``provider``: ``messages``, ``tools`` (if any), Anthropic ``system`` (if any).
+
+    For Responses: ``input`` (the items, or the one string it was read from), ``instructions`` (if any) and
+    ``tools`` (if any).
+    """
     out: dict[str, Any] = {}
     provider = check_provider(provider)  # a typo from untyped code: a ConfigError, not an assert
     match provider:
@@ -92,6 +112,13 @@ def render(messages: Sequence[Message], provider: ProviderName, tools: Sequence[
             out["messages"] = rendered
             if tools:
                 out["tools"] = tools_to_anthropic(tools)
+        case "responses":
+            instructions, items = messages_to_responses(messages)
+            if instructions is not None:
+                out["instructions"] = instructions
+            out["input"] = items
+            if tools:
+                out["tools"] = tools_to_responses(tools)
         case _:
             assert_never(provider)
     return out

@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from contextfold._errors import InputError
 from contextfold._formats._common import (
@@ -102,14 +102,7 @@ def anthropic_to_messages(
     call_names: dict[str, str] = {}
     prev_role: str | None = None
     for i, raw in enumerate(messages):
-        if not isinstance(raw, Mapping):
-            raise _err(i, f"expected a message object, found {type_name(raw)}")
-        role = raw.get("role")
-        if role != "user" and role != "assistant":
-            found = "no role" if "role" not in raw else _found(role)
-            raise _err(i, f"unknown role {found}; allowed: user, assistant (system goes in the top-level 'system')")
-        if "content" not in raw:
-            raise _err(i, "a message needs 'content' (a string or a list of blocks)")
+        role = _parse_role(i, raw)
         meta: dict[str, Any] = {}
         if prev_role == role:
             meta[K_NEW_TURN] = True
@@ -129,31 +122,55 @@ def anthropic_to_messages(
             raise _err(i, f"'content' must be a string or a list of blocks, found {type_name(content)}")
         meta[K_CONTENT] = "list"
         if role == "assistant":
-            calls = [_parse_assistant_block(i, b) for b in content]
-            for block in calls:
-                if isinstance(block, ToolCallBlock):
-                    call_names[block.id] = block.name
-            out.append(Message(role="assistant", content=tuple(calls), meta=freeze_meta(meta)))
-            continue
-        results: list[ToolResultBlock] = []
-        others: list[Any] = []
-        for b in content:
-            if isinstance(b, Mapping) and b.get("type") == "tool_result":
-                results.append(_parse_result(i, b, call_names))
-            else:
-                others.append(_parse_user_block(i, b))
-        if not results:
-            first = others[0] if len(others) > 1 else None
-            if isinstance(first, TextBlock) and is_summary_text(first.text):  # our summary: its own message
-                out.append(Message(role="user", content=(first,), meta=freeze_meta(meta)))
-                out.append(Message(role="user", content=tuple(others[1:]), meta=freeze_meta({K_CONTINUES: True})))
-                continue
-            out.append(Message(role="user", content=tuple(others), meta=freeze_meta(meta)))
-            continue
-        out.append(Message(role="tool", content=tuple(results), meta=freeze_meta(meta)))
-        if others:
-            out.append(Message(role="user", content=tuple(others), meta=freeze_meta({K_CONTINUES: True})))
+            out.append(_parse_assistant(i, content, meta, call_names))
+        else:
+            out.extend(_parse_user(i, content, meta, call_names))
     return out
+
+
+def _parse_role(i: int, raw: Any) -> Literal["user", "assistant"]:
+    """The role of an Anthropic message, checked with the presence of its ``content``."""
+    if not isinstance(raw, Mapping):
+        raise _err(i, f"expected a message object, found {type_name(raw)}")
+    role = raw.get("role")
+    if role != "user" and role != "assistant":
+        found = "no role" if "role" not in raw else _found(role)
+        raise _err(i, f"unknown role {found}; allowed: user, assistant (system goes in the top-level 'system')")
+    if "content" not in raw:
+        raise _err(i, "a message needs 'content' (a string or a list of blocks)")
+    return "user" if role == "user" else "assistant"
+
+
+def _parse_assistant(i: int, content: list[Any], meta: dict[str, Any], call_names: dict[str, str]) -> Message:
+    """An assistant message's blocks; the names of its tool calls go to ``call_names`` for the results."""
+    blocks = [_parse_assistant_block(i, b) for b in content]
+    for block in blocks:
+        if isinstance(block, ToolCallBlock):
+            call_names[block.id] = block.name
+    return Message(role="assistant", content=tuple(blocks), meta=freeze_meta(meta))
+
+
+def _parse_user(i: int, content: list[Any], meta: dict[str, Any], call_names: dict[str, str]) -> list[Message]:
+    """A user message: its tool results become a tool message, what else it holds a user message after it.
+
+    A summary of ours that starts a user message without results is a message of its own.
+    """
+    results: list[ToolResultBlock] = []
+    others: list[Any] = []
+    for b in content:
+        if isinstance(b, Mapping) and b.get("type") == "tool_result":
+            results.append(_parse_result(i, b, call_names))
+        else:
+            others.append(_parse_user_block(i, b))
+    continues = freeze_meta({K_CONTINUES: True})
+    if results:
+        tool = Message(role="tool", content=tuple(results), meta=freeze_meta(meta))
+        return [tool, Message(role="user", content=tuple(others), meta=continues)] if others else [tool]
+    first = others[0] if len(others) > 1 else None
+    if isinstance(first, TextBlock) and is_summary_text(first.text):  # our summary: its own message
+        summary = Message(role="user", content=(first,), meta=freeze_meta(meta))
+        return [summary, Message(role="user", content=tuple(others[1:]), meta=continues)]
+    return [Message(role="user", content=tuple(others), meta=freeze_meta(meta))]
 
 
 def _parse_system(system: Any) -> Message:

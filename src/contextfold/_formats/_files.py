@@ -44,6 +44,7 @@ __all__ = [
     "gunzip_bounded",
     "is_gzip",
     "read_input",
+    "read_text",
     "write_bytes_atomic",
 ]
 
@@ -114,6 +115,25 @@ def read_input(
             )
         return gunzip_bounded(data, max_bytes=max_bytes, limit_name=limit_name, source=source)
     return data
+
+
+def read_text(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+    limit_name: str = "max_bytes",
+    what: str = "",
+    stdin: BinaryIO | None = None,
+) -> str:
+    """A plain UTF-8 text file (or standard input for ``-``), read like `read_input` (bounded, regular files only).
+
+    Gzip data is refused with a message saying so; bytes that are not UTF-8 are an `InputError` naming the byte
+    offset, line and column. ``what``: how that message names the input (``--base-file``); ``limit_name``: the
+    setting the too-large message tells the user to raise.
+    """
+    name = os.fspath(path)
+    data = read_input(name, max_bytes=max_bytes, limit_name=limit_name, stdin=stdin)
+    return decode_utf8(data, source=_source(name), what=what)
 
 
 def _stdin_buffer() -> BinaryIO:

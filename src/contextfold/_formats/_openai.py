@@ -105,68 +105,102 @@ def openai_to_messages(messages: Sequence[Mapping[str, Any]]) -> list[Message]:
     for i, raw in enumerate(messages):
         if not isinstance(raw, Mapping):
             raise _err(i, f"expected a message object, found {type_name(raw)}")
-        role_raw = raw.get("role")
-        role = _ROLES.get(role_raw) if isinstance(role_raw, str) else None
-        if role is None:
-            found = repr(role_raw) if isinstance(role_raw, str) else type_name(role_raw)
-            if "role" not in raw:
-                found = "no role"
-            raise _err(i, f"unknown role {found}; allowed: {_ALLOWED_ROLES}")
-        meta: dict[str, Any] = {K_KEYS: tuple(raw)}
-        if role_raw == "developer":
-            meta[K_ROLE] = "developer"
+        role = _parse_role(i, raw)
         extra = extras(raw, _MSG_KEYS)
         name = raw.get("name")
         if name is not None and not isinstance(name, str):
             raise _err(i, f"'name' must be a string, found {type_name(name)}")
         if role == "tool":
             out.append(_parse_tool(i, raw, name, extra, call_names))
-            continue
-        if "tool_call_id" in raw:
-            extra = dict(extra or {})
-            extra["tool_call_id"] = raw["tool_call_id"]
-        blocks: list[Any] = []
-        if "content" not in raw:
-            meta[K_CONTENT] = "absent"
         else:
-            content = raw["content"]
-            if content is None:
-                meta[K_CONTENT] = "null"
-            elif isinstance(content, str):
-                meta[K_CONTENT] = "str"
-                if content:
-                    blocks.append(parse_user_text(content, {}) if role == "user" else TextBlock(text=content))
-            elif isinstance(content, list):
-                meta[K_CONTENT] = "parts"
-                for part in content:
-                    blocks.append(_parse_part(i, part, role))
-            else:
-                raise _err(i, f"'content' must be a string, a list of parts or null, found {type_name(content)}")
-        refusal = raw.get("refusal")
-        if isinstance(refusal, str):
-            blocks.append(TextBlock(text=refusal, meta={K_REFUSAL: "key"}))
-        elif "refusal" in raw:
-            extra = dict(extra or {})
-            extra["refusal"] = refusal
-        if "tool_calls" in raw:
-            calls = raw["tool_calls"]
-            if calls is None:
-                meta[K_TOOL_CALLS] = "null"
-            elif not isinstance(calls, list):
-                raise _err(i, f"'tool_calls' must be a list, found {type_name(calls)}")
-            elif not calls:
-                meta[K_TOOL_CALLS] = "empty"
-            else:
-                if role != "assistant":
-                    raise _err(i, f"'tool_calls' on a {role_raw} message; only assistant messages make tool calls")
-                for call in calls:
-                    block = _parse_call(i, call)
-                    call_names[block.id] = block.name
-                    blocks.append(block)
-        if extra:
-            meta[K_EXTRA] = extra
-        out.append(Message(role=role, content=tuple(blocks), name=name, meta=freeze_meta(meta)))
+            out.append(_parse_message(i, raw, role, name, extra, call_names))
     return out
+
+
+def _parse_role(i: int, raw: Mapping[str, Any]) -> Role:
+    """The canonical role of an OpenAI message (``developer`` is a system message)."""
+    role_raw = raw.get("role")
+    role = _ROLES.get(role_raw) if isinstance(role_raw, str) else None
+    if role is None:
+        found = repr(role_raw) if isinstance(role_raw, str) else type_name(role_raw)
+        if "role" not in raw:
+            found = "no role"
+        raise _err(i, f"unknown role {found}; allowed: {_ALLOWED_ROLES}")
+    return role
+
+
+def _parse_message(
+    i: int,
+    raw: Mapping[str, Any],
+    role: Role,
+    name: str | None,
+    extra: dict[str, Any] | None,
+    call_names: dict[str, str],
+) -> Message:
+    """A system, user or assistant message: its content, a ``refusal`` field, then its tool calls."""
+    meta: dict[str, Any] = {K_KEYS: tuple(raw)}
+    if raw.get("role") == "developer":
+        meta[K_ROLE] = "developer"
+    if "tool_call_id" in raw:
+        extra = dict(extra or {})
+        extra["tool_call_id"] = raw["tool_call_id"]
+    content = _content_of(i, raw, meta)
+    blocks: list[Any] = []
+    if isinstance(content, list):
+        blocks.extend(_parse_part(i, part, role) for part in content)
+    elif content:
+        blocks.append(parse_user_text(content, {}) if role == "user" else TextBlock(text=content))
+    refusal = raw.get("refusal")
+    if isinstance(refusal, str):
+        blocks.append(TextBlock(text=refusal, meta={K_REFUSAL: "key"}))
+    elif "refusal" in raw:
+        extra = dict(extra or {})
+        extra["refusal"] = refusal
+    blocks.extend(_parse_calls(i, raw, role, meta, call_names))
+    if extra:
+        meta[K_EXTRA] = extra
+    return Message(role=role, content=tuple(blocks), name=name, meta=freeze_meta(meta))
+
+
+def _content_of(i: int, raw: Mapping[str, Any], meta: dict[str, Any]) -> str | list[Any]:
+    """A message's ``content`` ("" when absent or null), with how it was written noted in ``meta``."""
+    if "content" not in raw:
+        meta[K_CONTENT] = "absent"
+        return ""
+    content = raw["content"]
+    if content is None:
+        meta[K_CONTENT] = "null"
+        return ""
+    if isinstance(content, str):
+        meta[K_CONTENT] = "str"
+        return content
+    if isinstance(content, list):
+        meta[K_CONTENT] = "parts"
+        return content
+    raise _err(i, f"'content' must be a string, a list of parts or null, found {type_name(content)}")
+
+
+def _parse_calls(
+    i: int, raw: Mapping[str, Any], role: Role, meta: dict[str, Any], call_names: dict[str, str]
+) -> list[ToolCallBlock]:
+    """The tool calls of a message (only an assistant makes them); a null or empty list is noted in ``meta``."""
+    if "tool_calls" not in raw:
+        return []
+    calls = raw["tool_calls"]
+    if calls is None:
+        meta[K_TOOL_CALLS] = "null"
+        return []
+    if not isinstance(calls, list):
+        raise _err(i, f"'tool_calls' must be a list, found {type_name(calls)}")
+    if not calls:
+        meta[K_TOOL_CALLS] = "empty"
+        return []
+    if role != "assistant":
+        raise _err(i, f"'tool_calls' on a {raw.get('role')} message; only assistant messages make tool calls")
+    blocks = [_parse_call(i, call) for call in calls]
+    for block in blocks:
+        call_names[block.id] = block.name
+    return blocks
 
 
 def _parse_tool(
@@ -177,25 +211,15 @@ def _parse_tool(
         raise _err(i, f"a tool message needs a string 'tool_call_id', found {type_name(call_id)}")
     meta: dict[str, Any] = {K_KEYS: tuple(raw)}
     content: list[TextBlock | DataBlock] = []
-    if "content" not in raw:
-        meta[K_CONTENT] = "absent"
-    else:
-        body = raw["content"]
-        if body is None:
-            meta[K_CONTENT] = "null"
-        elif isinstance(body, str):
-            meta[K_CONTENT] = "str"
-            if body:
-                content.append(TextBlock(text=body))
-        elif isinstance(body, list):
-            meta[K_CONTENT] = "parts"
-            for part in body:
-                block = _parse_part(i, part, "tool")
-                if isinstance(block, HintBlock):  # pragma: no cover - hints are only parsed in user messages
-                    block = TextBlock(text=render_hint(block.text), meta=block.meta)
-                content.append(block)
-        else:
-            raise _err(i, f"'content' must be a string, a list of parts or null, found {type_name(body)}")
+    body = _content_of(i, raw, meta)
+    if isinstance(body, list):
+        for part in body:
+            block = _parse_part(i, part, "tool")
+            if isinstance(block, HintBlock):  # pragma: no cover - hints are only parsed in user messages
+                block = TextBlock(text=render_hint(block.text), meta=block.meta)
+            content.append(block)
+    elif body:
+        content.append(TextBlock(text=body))
     if name is not None:
         meta[K_NAME] = True
     if extra:
@@ -428,29 +452,37 @@ def _data_part(block: DataBlock) -> dict[str, Any]:
 
 def _render_message(i: int, msg: Message) -> dict[str, Any] | None:
     meta = msg.meta
+    parts, calls, refusal = _render_blocks(i, msg)
+    shape = meta.get(K_CONTENT)
+    if shape is None and not parts and not calls and refusal is None and msg.role == "assistant" and msg.content:
+        return None  # only thinking: nothing OpenAI can carry
+    d: dict[str, Any] = {"role": meta.get(K_ROLE, msg.role)}
+    if msg.name is not None:
+        d["name"] = msg.name
+    _put_content(d, shape, parts, bool(calls))
+    if refusal is not None:
+        d["refusal"] = refusal
+    if calls:
+        d["tool_calls"] = calls
+    elif K_TOOL_CALLS in meta:
+        d["tool_calls"] = None if meta[K_TOOL_CALLS] == "null" else []
+    extra = meta.get(K_EXTRA)
+    if extra:
+        d.update(extra)
+    return _reorder(d, meta.get(K_KEYS))
+
+
+def _render_blocks(i: int, msg: Message) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
+    """The content parts, the tool calls and the ``refusal`` field of a message (thinking has no place)."""
     parts: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     refusal: str | None = None
     for block in msg.content:
         match block:
-            case TextBlock():
-                how = block.meta.get(K_REFUSAL)
-                if how == "key":
-                    refusal = block.text
-                elif how == "part":
-                    part = {"type": "refusal", "refusal": block.text}
-                    extra = block.meta.get(K_EXTRA)
-                    if extra:
-                        part.update(extra)
-                    parts.append(part)
-                else:
-                    parts.append(_text_part(block))
-            case HintBlock():
-                part = {"type": "text", "text": render_hint(block.text)}
-                extra = block.meta.get(K_EXTRA)
-                if extra:
-                    part.update(extra)
-                parts.append(part)
+            case TextBlock() if block.meta.get(K_REFUSAL) == "key":
+                refusal = block.text
+            case TextBlock() | HintBlock():
+                parts.append(_text_like_part(block))
             case DataBlock():
                 parts.append(_data_part(block))
             case ToolCallBlock():
@@ -463,14 +495,22 @@ def _render_message(i: int, msg: Message) -> dict[str, Any] | None:
                 )
             case _:
                 assert_never(block)
-    shape = meta.get(K_CONTENT)
-    if shape is None and not parts and not calls and refusal is None and msg.role == "assistant" and msg.content:
-        return None  # only thinking: nothing OpenAI can carry
-    d: dict[str, Any] = {"role": meta.get(K_ROLE, msg.role)}
-    if msg.name is not None:
-        d["name"] = msg.name
+    return parts, calls, refusal
+
+
+def _text_like_part(block: TextBlock | HintBlock) -> dict[str, Any]:
+    """The part of a text block (a refusal part if it was read from one) or of a hint (as its text)."""
+    if isinstance(block, HintBlock):
+        return _with_extra({"type": "text", "text": render_hint(block.text)}, block.meta.get(K_EXTRA))
+    if block.meta.get(K_REFUSAL) == "part":
+        return _with_extra({"type": "refusal", "refusal": block.text}, block.meta.get(K_EXTRA))
+    return _text_part(block)
+
+
+def _put_content(d: dict[str, Any], shape: str | None, parts: list[dict[str, Any]], has_calls: bool) -> None:
+    """Set ``d["content"]`` as the message wrote it (``shape``): a string for one plain text, null, [], or absent."""
     if not parts:
-        if shape == "null" or (shape is None and calls):
+        if shape == "null" or (shape is None and has_calls):
             d["content"] = None
         elif shape == "parts":
             d["content"] = []
@@ -480,16 +520,6 @@ def _render_message(i: int, msg: Message) -> dict[str, Any] | None:
         d["content"] = parts[0]["text"]
     else:
         d["content"] = parts
-    if refusal is not None:
-        d["refusal"] = refusal
-    if calls:
-        d["tool_calls"] = calls
-    elif K_TOOL_CALLS in meta:
-        d["tool_calls"] = None if meta[K_TOOL_CALLS] == "null" else []
-    extra = meta.get(K_EXTRA)
-    if extra:
-        d.update(extra)
-    return _reorder(d, meta.get(K_KEYS))
 
 
 def _reorder(d: dict[str, Any], keys: tuple[str, ...] | None) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from contextfold._errors import ConfigError
 
 __all__ = ["PROVIDERS", "ProviderName", "check_provider"]
 
-ProviderName: TypeAlias = Literal["openai", "anthropic"]
-"""A wire format: OpenAI chat completions or Anthropic messages."""
+ProviderName: TypeAlias = Literal["openai", "anthropic", "responses"]
+"""A wire format: OpenAI chat completions, Anthropic messages, or the OpenAI Responses API (``input`` items)."""
 PROVIDERS: tuple[ProviderName, ...] = get_args(ProviderName)
-"""Every `ProviderName`, in order (``("openai", "anthropic")``)."""
+"""Every `ProviderName`, in order (``("openai", "anthropic", "responses")``)."""
 
 
 def check_provider(value: object, *, what: str = "provider") -> ProviderName:

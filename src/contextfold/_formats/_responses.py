@@ -395,36 +395,8 @@ def render_message(i: int, message: Message) -> list[dict[str, Any]]:
     if raw is not None:
         return [dict(raw)]
     if message.role == "tool":
-        items: list[dict[str, Any]] = []
-        for block in message.content:
-            if not isinstance(block, ToolResultBlock):
-                raise InputError(
-                    f"a tool message may hold only tool results, found a {block.kind} block", message_index=i
-                )
-            items.append(_render_output(block, meta if len(message.content) == 1 else {}))
-        return items
-    parts: list[dict[str, Any]] = []
-    calls: list[dict[str, Any]] = []
-    for block in message.content:
-        match block:
-            case TextBlock():
-                parts.append(_text_part(block, message.role))
-            case HintBlock():
-                hint = TextBlock(text=render_hint(block.text), meta=block.meta)
-                parts.append(_text_part(hint, message.role))
-            case DataBlock():
-                parts.append(_data_part(block))
-            case ToolCallBlock():
-                calls.append(_render_call(block, meta if len(message.content) == 1 else {}))
-            case ThinkingBlock() | RedactedThinkingBlock():
-                pass
-            case ToolResultBlock():
-                raise InputError(
-                    f"a tool result in a {message.role} message; tool results belong in tool messages",
-                    message_index=i,
-                )
-            case _:
-                assert_never(block)
+        return _render_outputs(i, message)
+    parts, calls = _render_blocks(i, message)
     if calls and not parts:
         return calls
     if not parts and not message.content and K_TYPE not in meta:
@@ -441,6 +413,43 @@ def render_message(i: int, message: Message) -> list[dict[str, Any]]:
     if extra:
         item.update(extra)
     return [_reorder(item, meta.get(K_KEYS)), *calls]
+
+
+def _render_outputs(i: int, message: Message) -> list[dict[str, Any]]:
+    """One output item per result of a tool message (a lone result keeps the item's own keys)."""
+    items: list[dict[str, Any]] = []
+    for block in message.content:
+        if not isinstance(block, ToolResultBlock):
+            raise InputError(f"a tool message may hold only tool results, found a {block.kind} block", message_index=i)
+        items.append(_render_output(block, message.meta if len(message.content) == 1 else {}))
+    return items
+
+
+def _render_blocks(i: int, message: Message) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The content parts and the call items of a message that is not a tool message (thinking is dropped)."""
+    parts: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    for block in message.content:
+        match block:
+            case TextBlock():
+                parts.append(_text_part(block, message.role))
+            case HintBlock():
+                hint = TextBlock(text=render_hint(block.text), meta=block.meta)
+                parts.append(_text_part(hint, message.role))
+            case DataBlock():
+                parts.append(_data_part(block))
+            case ToolCallBlock():
+                calls.append(_render_call(block, message.meta if len(message.content) == 1 else {}))
+            case ThinkingBlock() | RedactedThinkingBlock():
+                pass
+            case ToolResultBlock():
+                raise InputError(
+                    f"a tool result in a {message.role} message; tool results belong in tool messages",
+                    message_index=i,
+                )
+            case _:
+                assert_never(block)
+    return parts, calls
 
 
 def _plain_text(part: Mapping[str, Any]) -> bool:

@@ -1,8 +1,9 @@
 """Transcript files: read any accepted document into canonical messages, write it back in kind.
 
 Accepted documents: a JSON list of messages; a JSON object with ``messages``
-(and optional ``tools``, ``system``, other keys kept in ``extra``); JSONL with
-one message per line; JSONL with one conversation object per line. The
+(and optional ``tools``, ``system``, other keys kept in ``extra``); a Responses
+request body (``input`` items, optional ``instructions`` and ``tools``); JSONL
+with one message per line; JSONL with one conversation object per line. The
 provider format is detected per document. Every failure is an `InputError`
 whose one-line message names the file and where (line and column, byte
 offset, message index), because users meet these errors on the command line.
@@ -45,6 +46,12 @@ __all__ = [
 
 Shape: TypeAlias = Literal["list", "object", "jsonl", "jsonl-conversations"]
 _JSONL_SUFFIXES = (".jsonl", ".ndjson")
+_DOC_KEYS: Mapping[ProviderName, tuple[str, str | None]] = {
+    "openai": ("messages", None),
+    "anthropic": ("messages", "system"),
+    "responses": ("input", "instructions"),
+}
+"""Per format, the key of an object document holding the messages, and the key of its top-level system prompt."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,7 +93,9 @@ class Transcript:
 # ---------------------------------------------------------------------------------------------- reading
 
 
-def load_transcripts(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> list[Transcript]:
+def load_transcripts(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, limit_name: str = "max_bytes"
+) -> list[Transcript]:
     """Read every conversation in a transcript file (gzip-compressed too; ``-`` reads standard input).
 
     Raises `InputError` for bytes that are not UTF-8 (with byte offset and
@@ -94,9 +103,11 @@ def load_transcripts(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_M
     transcript, or a file that cannot be read (missing, no permission; the
     `OSError` is kept as ``__cause__``), is not a regular file (a FIFO, a
     device, a directory), or holds (or decompresses to) more than
-    ``max_bytes``. See `contextfold._formats._files.read_input`.
+    ``max_bytes``; that message tells the user to raise ``limit_name`` (a
+    command line passes its flag). See ``docs/cli-files.md``.
     """
-    return transcripts_from_bytes(read_transcript_bytes(path, max_bytes=max_bytes), source=_source(path))
+    data = read_transcript_bytes(path, max_bytes=max_bytes, limit_name=limit_name)
+    return transcripts_from_bytes(data, source=_source(path))
 
 
 def read_transcript_bytes(
@@ -116,9 +127,15 @@ def _source(path: str | os.PathLike[str]) -> str:
     return "<stdin>" if name == STDIN else name
 
 
-def load_transcript(path: str | os.PathLike[str], *, conversation: int | str | None = None) -> Transcript:
-    """Read one conversation: by 0-based index, by its ``id``, or the only one in the file."""
-    transcripts = load_transcripts(path)
+def load_transcript(
+    path: str | os.PathLike[str],
+    *,
+    conversation: int | str | None = None,
+    max_bytes: int = DEFAULT_MAX_INPUT_BYTES,
+    limit_name: str = "max_bytes",
+) -> Transcript:
+    """Read one conversation: by 0-based index, by its ``id``, or the only one in the file (see `load_transcripts`)."""
+    transcripts = load_transcripts(path, max_bytes=max_bytes, limit_name=limit_name)
     return pick_conversation(transcripts, conversation, source=_source(path))
 
 
@@ -250,12 +267,13 @@ def _build(
                 index=index,
                 indent=indent,
             )
-        system = doc.get("system") if fmt == "anthropic" else None
-        skip = {"messages", "tools"} if system is None else {"messages", "tools", "system"}
+        items_key, system_key = _DOC_KEYS[fmt]
+        system = doc.get(system_key) if system_key is not None else None
+        skip = {items_key, "tools"} if system is None else {items_key, "tools", system_key}
         extra = {k: v for k, v in doc.items() if k not in skip}
         tools_raw = doc.get("tools")
         return Transcript(
-            messages=tuple(to_canonical(doc["messages"], fmt, system)),
+            messages=tuple(to_canonical(doc[items_key], fmt, system)),
             tools=tuple(tools_from(tools_raw, fmt)),
             format=fmt,
             shape=shape,
@@ -287,14 +305,16 @@ def _build(
 def transcript_document(transcript: Transcript) -> Any:
     """The JSON value (list or object) of one transcript, rendered in its provider format."""
     body = render(transcript.messages, transcript.format, transcript.tools)
-    if transcript.shape in ("list", "jsonl") and "system" not in body:
-        return body["messages"]
+    items_key, system_key = _DOC_KEYS[transcript.format]
+    has_system = system_key is not None and system_key in body
+    if transcript.shape in ("list", "jsonl") and not has_system:
+        return body[items_key]
     doc: dict[str, Any] = dict(transcript.extra)
-    if "system" in body:
-        doc["system"] = body["system"]
+    if has_system:
+        doc[str(system_key)] = body[str(system_key)]
     if transcript.tools_present or transcript.tools:
         doc["tools"] = None if transcript.tools_null and not transcript.tools else body.get("tools", [])
-    doc["messages"] = body["messages"]
+    doc[items_key] = body[items_key]
     if transcript.keys and tuple(doc) != transcript.keys:
         ordered = {k: doc[k] for k in transcript.keys if k in doc}
         ordered.update(doc)
@@ -308,13 +328,13 @@ def dump_transcripts(transcripts: Sequence[Transcript]) -> str:
     A list stays a list, an object an object (same indentation), JSONL one
     message per line stays that, and one conversation per line stays that.
     Several transcripts of another shape are written one conversation a line.
-    An Anthropic transcript with a system prompt cannot be a bare list: it is
-    written as an object.
+    An Anthropic transcript with a system prompt (a Responses one with
+    ``instructions``) cannot be a bare list: it is written as an object.
     """
     if not transcripts:
         return ""
     if len(transcripts) > 1 or transcripts[0].shape == "jsonl-conversations":
-        return "".join(_line(_as_object(transcript_document(t))) for t in transcripts)
+        return "".join(_line(_as_object(transcript_document(t), t.format)) for t in transcripts)
     t = transcripts[0]
     doc = transcript_document(t)
     if t.shape == "jsonl" and isinstance(doc, list):
@@ -322,8 +342,8 @@ def dump_transcripts(transcripts: Sequence[Transcript]) -> str:
     return escape_surrogates(json.dumps(doc, ensure_ascii=False, indent=t.indent)) + "\n"
 
 
-def _as_object(doc: Any) -> Any:
-    return {"messages": doc} if isinstance(doc, list) else doc
+def _as_object(doc: Any, fmt: ProviderName) -> Any:
+    return {_DOC_KEYS[fmt][0]: doc} if isinstance(doc, list) else doc
 
 
 def _line(value: Any) -> str:

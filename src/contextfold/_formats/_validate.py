@@ -45,9 +45,8 @@ from contextfold._messages import (
 
 __all__ = ["PROBLEM_CODES", "Problem", "Provider", "Severity", "anthropic_turns", "validate"]
 
-Provider: TypeAlias = ProviderName | Literal["responses"]
-"""A `ProviderName`, or ``"responses"`` (the OpenAI Responses API, which the proxy speaks; not yet a `ProviderName`
-of `render`/`to_canonical`/the CLI, so it is accepted here only)."""
+Provider: TypeAlias = ProviderName
+"""The provider whose rules are checked: a `ProviderName` (kept under this name for earlier imports)."""
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
 PROBLEM_CODES: tuple[str, ...] = (
@@ -142,8 +141,7 @@ def validate(messages: Sequence[Message], provider: Provider) -> list[Problem]:
     provider would accept the conversation as far as tool pairing, roles and
     block placement go.
     """
-    if provider != "responses":
-        provider = check_provider(provider)
+    provider = check_provider(provider)
     problems: list[Problem] = []
     problems += _check_blocks(messages, provider)
     problems += _check_call_ids(messages, provider)

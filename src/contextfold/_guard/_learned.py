@@ -94,9 +94,36 @@ def trigger_windows(
     if toks is None:
         toks = set(spaced.split())
     words = TRIGGER_WORDS.intersection(toks)
-    # Other scripts: only the parts of about 8 KB holding a non-ASCII character are searched (isascii is free).
+    pieces = _non_ascii_pieces(folded, raw)
+    literals = [lit for lit in _FOLDED_LITERALS if any(lit in piece for _, piece in pieces)] if pieces else []
+    if not words and not literals:
+        return []
+    if n <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    hits = _trigger_places(spaced, words, pieces, literals)
+    out: list[list[int]] = []  # [lo, hi, trigger words in the window]
+    for p in hits:
+        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
+        if out and lo <= out[-1][1]:
+            out[-1][1] = hi
+            out[-1][2] += 1
+        elif len(out) == MAX_WINDOWS:
+            break
+        else:
+            out.append([lo, hi, 1])
+    # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
+    # long log or a lone "you" in a page of documentation is not read.
+    return [(lo, hi) for lo, hi, k in out if k >= MIN_TRIGGERS and _prose(raw, lo, hi)]
+
+
+def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
+    """``(offset, piece)`` of the parts of about 8 KB of ``folded`` that hold a non-ASCII character.
+
+    Other scripts' trigger literals are searched only there (``isascii`` is free).
+    """
     pieces: list[tuple[int, str]] = []
     if raw.find(b"?") >= 0 and not folded.isascii():
+        n = len(raw)
         pos = 0
         while pos < n:
             cut = min(n, pos + 8192)
@@ -104,12 +131,16 @@ def trigger_windows(
             if not piece.isascii():
                 pieces.append((pos, piece))
             pos = cut
-    literals = [lit for lit in _FOLDED_LITERALS if any(lit in piece for _, piece in pieces)] if pieces else []
-    if not words and not literals:
-        return []
-    if n <= SHORT:
-        return [(0, n)] if _prose(raw, 0, n) else []
-    # The first few places of each word: together they hold the first few of all (the same in any order).
+    return pieces
+
+
+def _trigger_places(
+    spaced: bytes, words: frozenset[bytes], pieces: list[tuple[int, str]], literals: list[str]
+) -> list[int]:
+    """The sorted offsets of the first few places of each trigger word and literal.
+
+    Together they hold the first few of all (the same in any order).
+    """
     cap = 4 * MAX_WINDOWS
     hits: list[int] = []
     for w in words:
@@ -126,19 +157,7 @@ def trigger_windows(
                 hits.append(offset + i)
                 i, k = piece.find(lit, i + len(lit)), k + 1
     hits.sort()
-    out: list[list[int]] = []  # [lo, hi, trigger words in the window]
-    for p in hits:
-        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
-        if out and lo <= out[-1][1]:
-            out[-1][1] = hi
-            out[-1][2] += 1
-        elif len(out) == MAX_WINDOWS:
-            break
-        else:
-            out.append([lo, hi, 1])
-    # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
-    # long log or a lone "you" in a page of documentation is not read.
-    return [(lo, hi) for lo, hi, k in out if k >= MIN_TRIGGERS and _prose(raw, lo, hi)]
+    return hits
 
 
 # Bytes that are neither letters, digits nor blanks: code and markup are full of them, prose is not.

@@ -278,20 +278,7 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     for a model, unqualified orders in code comments, and commands described in a list of commands.
     """
     if rule_id in _STRUCTURAL:
-        if rule_id in ("role.chatml", "role.inst") and (
-            _in_short_literal(folded, start)
-            or _in_code_string(folded, start)
-            or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
-            or _TOKEN_NAMED_AFTER.match(folded, start)
-        ):
-            return True
-        if rule_id == "tool.shell" and (_in_inline_code(folded, start) or _code_follows(folded, start)):
-            return True
-        if rule_id.startswith("tool.") and (
-            _in_inline_code(folded, start) or _DESCRIBES_TOOL.search(folded, max(0, start - 60), start)
-        ):
-            return True
-        return _in_code_fence(folded, start)
+        return _structure_downgraded(rule_id, folded, start)
     if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
         return True
     if rule_id == "role.tag" and _TOC_LINK.match(folded, start):
@@ -304,12 +291,8 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
         return True
     if rule_id.startswith("override.") and _describes_command(folded, start):
         return True
-    if rule_id in _OVERRIDE_RULES:
-        if _DESCRIBES_BEFORE.search(folded, max(0, start - 40), start):
-            return True
-        lo = folded.rfind("\n", max(0, start - 400), start) + 1
-        if _COMMENT_LINE.fullmatch(folded, lo, start) and not _QUALIFIED.search(folded, start, start + 80):
-            return True
+    if rule_id in _OVERRIDE_RULES and _override_described(folded, start):
+        return True
     if rule_id == "inject.note_to_ai" and _NOUN_BEFORE.search(folded, max(0, start - 20), start):
         return True
     if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
@@ -321,6 +304,32 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     if rule_id in ("secret.credentials", "secret.prompt", "override.ignore", "override.unrestricted"):
         return _NEGATION.search(folded, max(0, start - 40), start) is not None
     return False
+
+
+def _structure_downgraded(rule_id: str, folded: str, start: int) -> bool:
+    """`_downgraded` for a structural rule: a role token named or quoted, a tool call in code or described."""
+    if rule_id in ("role.chatml", "role.inst") and (
+        _in_short_literal(folded, start)
+        or _in_code_string(folded, start)
+        or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
+        or _TOKEN_NAMED_AFTER.match(folded, start)
+    ):
+        return True
+    if rule_id == "tool.shell" and (_in_inline_code(folded, start) or _code_follows(folded, start)):
+        return True
+    if rule_id.startswith("tool.") and (
+        _in_inline_code(folded, start) or _DESCRIBES_TOOL.search(folded, max(0, start - 60), start)
+    ):
+        return True
+    return _in_code_fence(folded, start)
+
+
+def _override_described(folded: str, start: int) -> bool:
+    """An override described ("how to override settings"), or unqualified in a code comment."""
+    if _DESCRIBES_BEFORE.search(folded, max(0, start - 40), start):
+        return True
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    return _COMMENT_LINE.fullmatch(folded, lo, start) is not None and not _QUALIFIED.search(folded, start, start + 80)
 
 
 # The letter run after an escaped blank: splitting at escapes adds exactly these runs to the plain split.

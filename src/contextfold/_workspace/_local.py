@@ -137,6 +137,25 @@ class LocalWorkspace:
             raise InputError("not a directory", source=str(path))
         return cls(path.parent, path.name)
 
+    @classmethod
+    def open_sessions(cls, directory: Path | str) -> list[LocalWorkspace]:
+        """The session ``directory`` is (it holds an index), or every session of the workspace root it is.
+
+        Sessions of a root come sorted by id. `InputError` when ``directory`` is not a directory, or neither
+        it nor a sub-directory holds an index.
+        """
+        path = Path(directory)
+        if not path.is_dir():
+            raise InputError("not a directory", source=str(directory))
+        if (path / INDEX_NAME).is_file():
+            return [cls.open(path)]
+        ids = cls.sessions(path)
+        if not ids:
+            raise InputError(
+                f"no workspace here (no {INDEX_NAME} in it or in its sub-directories)", source=str(directory)
+            )
+        return [cls(path, sid) for sid in ids]
+
     @staticmethod
     def sessions(root: Path | str) -> list[str]:
         """The session ids under ``root`` that have an index, sorted."""

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from contextfold._errors import ConfigError, ResultLimitError
+from contextfold._markers import TRUNCATION_MARKER, render_hint
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold._workspace._naming import Payload, payload_for_media, payload_for_tool_result
@@ -71,7 +72,6 @@ __all__ = [
 
 DEFAULT_TOOL_RESULT_LIMIT = 50_000
 """Tokens a single tool result may take in the context before it is split."""
-TRUNCATION_MARKER = "<<<TRUNCATED>>>"
 LINE_SNAP_FRACTION = 0.1
 """A cut moves back to the last newline if that loses at most this fraction of the kept text..."""
 LINE_SNAP_MAX_CHARS = 2000
@@ -197,7 +197,7 @@ def truncation_notice(
             f"The whole result{size} is saved in the workspace file {path}; {resume}, "
             "or search it with search_offloaded." + media
         )
-    return f"{TRUNCATION_MARKER}\n<system-reminder>\n{body}\n</system-reminder>"
+    return f"{TRUNCATION_MARKER}\n{render_hint(body)}"
 
 
 def _rest_start(content: Sequence[TextBlock | DataBlock], index: int, offset: int) -> int:
@@ -390,13 +390,24 @@ def _cut_text(
                 step *= 2
     while hi - lo > 1:
         probe((lo + hi) // 2)
-    # Never split a surrogate pair (a str can hold one as two code points).
+    lo, lo_cost = _off_surrogate(text, lo, lo_cost, cost_at, limit, prefix_cost)
+    return _snap_to_line(text, lo, lo_cost, cost_at, limit)
+
+
+def _off_surrogate(
+    text: str, lo: int, lo_cost: int, cost_at: Callable[[int], int], limit: int, prefix_cost: int
+) -> tuple[int, int]:
+    """The cut ``lo`` moved before a surrogate pair it would split (a str can hold one as two code points)."""
     if 0 < lo < len(text) and "\ud800" <= text[lo - 1] <= "\udbff" and "\udc00" <= text[lo] <= "\udfff":
         lo -= 1
         lo_cost = cost_at(lo) if lo else prefix_cost
         if lo_cost > limit:  # a counter that is not monotone: fall back to the verified block prefix
             lo, lo_cost = 0, prefix_cost
-    # Prefer a line boundary when one is near: keep through the newline.
+    return lo, lo_cost
+
+
+def _snap_to_line(text: str, lo: int, lo_cost: int, cost_at: Callable[[int], int], limit: int) -> tuple[int, int]:
+    """The cut ``lo`` moved back to just after a newline when one is near and the head still fits."""
     if lo > 0 and text[lo - 1] != "\n":
         window = min(LINE_SNAP_MAX_CHARS, int(lo * LINE_SNAP_FRACTION))
         newline = text.rfind("\n", lo - window, lo) if window > 0 else -1
@@ -493,7 +504,7 @@ def explain_result_limit(exc: ResultLimitError, config: ContextConfig) -> Result
     """``exc`` restated in terms of the settings that set the limit (``window``, ``tool_result_limit``).
 
     ``exc.limit`` may be below ``config.result_limit`` (the agent keeps room for the fence); the window
-    suggested leaves the same room.
+    suggested (also in ``min_window``) leaves the same room.
     """
     reserved = max(0, config.result_limit - exc.limit)
     need = exc.needed + reserved
@@ -501,16 +512,17 @@ def explain_result_limit(exc: ResultLimitError, config: ContextConfig) -> Result
         f"window {config.window} x trigger_ratio {config.trigger_ratio:g} / safety_margin {config.safety_margin:g}"
         f" x tool_result_share {config.tool_result_share:g}"
     )
-    if config.tool_result_limit < need:
+    min_window = None if config.tool_result_limit < need else min_window_for_result_limit(config, need)
+    if min_window is None:
         fix = f"raise tool_result_limit to at least {need}"
     else:
-        fix = f"use a window of at least {min_window_for_result_limit(config, need)} tokens"
+        fix = f"use a window of at least {min_window} tokens"
     message = (
         f"ContextConfig.result_limit is {config.result_limit} tokens ({derived}, at most tool_result_limit "
         f"{config.tool_result_limit}), too small for the truncation notice of a split tool result "
         f"({exc.needed} tokens{f' plus {reserved} reserved' if reserved else ''}); {fix}"
     )
-    return ResultLimitError(message, limit=exc.limit, needed=exc.needed)
+    return ResultLimitError(message, limit=exc.limit, needed=exc.needed, min_window=min_window)
 
 
 def min_window_for_result_limit(config: ContextConfig, need: int) -> int:

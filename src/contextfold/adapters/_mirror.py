@@ -35,6 +35,7 @@ from contextfold._markers import is_reattached, is_summary
 from contextfold._messages import HintBlock, Message
 from contextfold._runtime._hints import Clock, HintConfig
 from contextfold._tokens._counting import TokenCounter
+from contextfold._tool_results import readback_limit
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold.compaction._plan import CompactionStrategy, PlanFunction
 
@@ -83,21 +84,8 @@ class ContextSettings:
 
     @property
     def readback_limit(self) -> int:
-        """Tokens a read-back output may take: the tool-result limit less what its tool message adds around it.
-
-        A read-back output over the limit would itself be split and offloaded again when it comes back as a
-        tool result, so the read-back tools aim below the limit by the cost of an empty result message
-        (with a long call id and the tool name) and a small margin.
-        """
-        from contextfold._messages import TextBlock, ToolResultBlock
-
-        counter = self.counter
-        limit = self.config.result_limit
-        if counter is None:
-            return limit
-        empty = ToolResultBlock(call_id="x" * 48, content=(TextBlock(text=""),), name="search_offloaded")
-        overhead = counter.count_message(Message(role="tool", content=(empty,)))
-        return max(1, limit - overhead - 16)
+        """Tokens a read-back output may take: the tool-result limit less what its tool message adds around it."""
+        return readback_limit(self.config, self.counter)
 
     def new_context(self) -> Context:
         """A fresh, empty `Context` with these settings."""

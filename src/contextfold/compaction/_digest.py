@@ -24,6 +24,7 @@ from typing import assert_never
 
 from contextfold._markers import is_summary
 from contextfold._messages import (
+    Block,
     DataBlock,
     HintBlock,
     Message,
@@ -182,18 +183,44 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
         if compact:
             return [_first_line(message.text)]
         return [cut_text(without_ledger(message.text), truncate_chars * 4)]  # its facts: in the next ledger
-    content = message.content
     role = message.role
+    result_limit = COMPACT_RESULT_CHARS if compact else truncate_chars
     if role == "tool":
-        # The usual tool message: one line per result (no text, call or media line to add).
-        limit = COMPACT_RESULT_CHARS if compact else truncate_chars
-        out: list[str] = []
-        for block in content:
-            if type(block) is not ToolResultBlock:
-                break
-            out.append(_result_line(block, names, limit, whole=not compact))
+        only_results = _result_lines(message.content, names, result_limit, whole=not compact)
+        if only_results is not None:
+            return only_results
+    texts, calls, results, media = _sorted_blocks(message.content)
+    text = "\n".join(texts)
+    lines: list[str] = []
+    if compact:
+        body = cut_text(_first_line(text), COMPACT_USER_CHARS if role == "user" else truncate_chars)
+    else:
+        body = _cut_line(text, truncate_chars)
+    if body or media:
+        lines.append(f"{_LABELS[role]}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
+    if calls:
+        if compact:
+            lines.extend([f"Called {call.name}" for call in calls])
         else:
-            return out
+            args_limit = max(truncate_chars // 4, 16)
+            lines.extend([f"Called {call.name}({_cut_line(call.arguments, args_limit)})" for call in calls])
+    if results:
+        lines.extend([_result_line(result, names, result_limit, whole=not compact) for result in results])
+    return lines
+
+
+def _result_lines(content: Sequence[Block], names: Mapping[str, str], limit: int, *, whole: bool) -> list[str] | None:
+    """One line per result of the usual tool message (results only); None when it holds anything else."""
+    out: list[str] = []
+    for block in content:
+        if type(block) is not ToolResultBlock:
+            return None
+        out.append(_result_line(block, names, limit, whole=whole))
+    return out
+
+
+def _sorted_blocks(content: Sequence[Block]) -> tuple[list[str], list[ToolCallBlock], list[ToolResultBlock], bool]:
+    """The texts, tool calls and results of a message's blocks, and whether it holds media."""
     texts: list[str] = []
     calls: list[ToolCallBlock] = []
     results: list[ToolResultBlock] = []
@@ -217,26 +244,7 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
                     pass
                 case _:
                     assert_never(block)
-    text = "\n".join(texts)
-    lines: list[str] = []
-    if compact:
-        limit = COMPACT_USER_CHARS if role == "user" else truncate_chars
-        body = cut_text(_first_line(text), limit)
-    else:
-        body = _cut_line(text, truncate_chars)
-    label = _LABELS[role]
-    if body or media:
-        lines.append(f"{label}: {body}{' ' if body and media else ''}{MEDIA_NOTE if media else ''}")
-    if calls:
-        if compact:
-            lines.extend([f"Called {call.name}" for call in calls])
-        else:
-            args_limit = max(truncate_chars // 4, 16)
-            lines.extend([f"Called {call.name}({_cut_line(call.arguments, args_limit)})" for call in calls])
-    if results:
-        limit = COMPACT_RESULT_CHARS if compact else truncate_chars
-        lines.extend([_result_line(result, names, limit, whole=not compact) for result in results])
-    return lines
+    return texts, calls, results, media
 
 
 def stretches(messages: Sequence[Message]) -> list[tuple[int, int]]:

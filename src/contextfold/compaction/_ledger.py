@@ -364,13 +364,8 @@ class Ledger:
         used = line_cost(counter, LEDGER_HEADER)
         if used > max_tokens:
             return "", tuple(sorted(facts, key=_priority))
-        costs = _line_costs(counter)
         order = sorted(range(len(facts)), key=lambda i: _priority(facts[i]))
-        cost_of: list[int] = []  # the fact's own line, or its piece of a group's line or block
-        for fact in facts:
-            piece = _piece(fact)
-            cost = costs.get(piece)  # `_piece_cost`, with the cache read inline: this runs for every fact
-            cost_of.append(cost if cost is not None else _piece_cost(counter, piece))
+        cost_of = _piece_costs(counter, facts)
         taken = [False] * len(facts)
         named = [False] * len(facts)  # a file named inside another fact taken
         files = [fact.kind == "file" for fact in facts]
@@ -394,49 +389,97 @@ class Ledger:
         for i in order:
             take(i)
         # Files taken early may be named by facts taken after them: they go, and the room refills once.
-        dropped = [i for i in order if taken[i] and files[i] and shown.count(facts[i].value, 2)]
-        if dropped:
-            for i in dropped:
-                taken[i] = False
-                named[i] = True
-            shown = shown.of([facts[i].value for i in order if taken[i]])
-            layout = _Layout(counter)
-            used = line_cost(counter, LEDGER_HEADER)
-            for i in order:
-                if taken[i]:
-                    used += cost_of[i] + layout.head_cost(facts[i])
-                    layout.add(facts[i])
+        retaken = _drop_named_files(counter, facts, order, taken, named, files, cost_of, shown)
+        if retaken is not None:
+            shown, layout, used = retaken
             for i in order:
                 if not taken[i] and not named[i]:
                     take(i)
-        # The estimate lays lines out in the order facts were taken, the text in `ordered` order, and a counter
-        # need not be additive: take the last-taken facts back until the text itself fits (rarely any).
-        taken_order = [i for i in order if taken[i]]
-        trimmed = False
-        while True:
-            text = _assemble([facts[i] for i in range(len(facts)) if taken[i]])
-            if not taken_order or sum(line_cost(counter, line) for line in text.split("\n")) <= max_tokens:
-                break
-            taken[taken_order.pop()] = False
-            trimmed = True
+        text, trimmed = _trim_to_fit(counter, facts, order, taken, max_tokens)
         if trimmed:  # a path named only by a fact taken back is left out, not lost
             shown = shown.of([facts[i].value for i in order if taken[i]])
             for i in order:
                 if named[i] and not shown.count(facts[i].value, 1):
                     named[i] = False
         rest = [facts[i] for i in order if not taken[i] and not named[i]]
-        if not taken_order:
+        if not text:
             return "", tuple(rest)
-        # The facts shown, as the text reads back, with the cost of each one's own line (what `ledger_size` needs
-        # when this summary is compacted again; grouped, the text costs less, so that is an upper bound).
-        shown_facts = _read_order([facts[i] for i in range(len(facts)) if taken[i]])
-        shown_costs: dict[tuple[str, str], int] = {}
-        for fact in shown_facts:
-            if fact.key not in shown_costs:
-                shown_costs[fact.key] = line_cost(counter, fact.line)
-        distinct = _dedupe(shown_facts)
-        _remember_rendered(text, distinct, (counter.key, (sum(shown_costs.values()), shown_costs)))
+        _remember_shown(counter, text, [facts[i] for i in range(len(facts)) if taken[i]])
         return text, tuple(rest)
+
+
+def _drop_named_files(
+    counter: TokenCounter,
+    facts: Sequence[Fact],
+    order: Sequence[int],
+    taken: list[bool],
+    named: list[bool],
+    files: Sequence[bool],
+    cost_of: Sequence[int],
+    shown: _Names,
+) -> tuple[_Names, _Layout, int] | None:
+    """Take back the files taken that facts taken after them name (they become ``named``); None when there are none.
+
+    Returns the names, the layout and the tokens used by the facts still taken, to refill the room from.
+    """
+    dropped = [i for i in order if taken[i] and files[i] and shown.count(facts[i].value, 2)]
+    if not dropped:
+        return None
+    for i in dropped:
+        taken[i] = False
+        named[i] = True
+    shown = shown.of([facts[i].value for i in order if taken[i]])
+    layout = _Layout(counter)
+    used = line_cost(counter, LEDGER_HEADER)
+    for i in order:
+        if taken[i]:
+            used += cost_of[i] + layout.head_cost(facts[i])
+            layout.add(facts[i])
+    return shown, layout, used
+
+
+def _piece_costs(counter: TokenCounter, facts: Sequence[Fact]) -> list[int]:
+    """Tokens of each fact's `_piece`: its own line, or its piece of a group's line or block."""
+    costs = _line_costs(counter)
+    cost_of: list[int] = []
+    for fact in facts:
+        piece = _piece(fact)
+        cost = costs.get(piece)  # `_piece_cost`, with the cache read inline: this runs for every fact
+        cost_of.append(cost if cost is not None else _piece_cost(counter, piece))
+    return cost_of
+
+
+def _trim_to_fit(
+    counter: TokenCounter, facts: Sequence[Fact], order: Sequence[int], taken: list[bool], max_tokens: int
+) -> tuple[str, bool]:
+    """The text of the facts ``taken`` (empty when none is), after taking back the last-taken ones until it fits.
+
+    The estimate lays lines out in the order facts were taken, the text in `ordered` order, and a counter need
+    not be additive: rarely does a fact have to go. Returns the text and whether any did (``taken`` is updated).
+    """
+    taken_order = [i for i in order if taken[i]]
+    trimmed = False
+    while True:
+        text = _assemble([facts[i] for i in range(len(facts)) if taken[i]])
+        if not taken_order or sum(line_cost(counter, line) for line in text.split("\n")) <= max_tokens:
+            break
+        taken[taken_order.pop()] = False
+        trimmed = True
+    return (text if taken_order else ""), trimmed
+
+
+def _remember_shown(counter: TokenCounter, text: str, shown: Sequence[Fact]) -> None:
+    """Remember the facts ``text`` shows, as it reads back, with the cost of each one's own line.
+
+    That is what `ledger_size` needs when this summary is compacted again (grouped, the text costs less, so the
+    sum is an upper bound).
+    """
+    shown_facts = _read_order(shown)
+    shown_costs: dict[tuple[str, str], int] = {}
+    for fact in shown_facts:
+        if fact.key not in shown_costs:
+            shown_costs[fact.key] = line_cost(counter, fact.line)
+    _remember_rendered(text, _dedupe(shown_facts), (counter.key, (sum(shown_costs.values()), shown_costs)))
 
 
 def _piece(fact: Fact) -> str:

@@ -169,10 +169,7 @@ class OpenAIChatModel:
     async def _complete_streaming(self, request: dict[str, Any], handler: StreamHandler) -> ModelResponse:
         if self.stream_usage:
             request = {**request, "stream_options": {"include_usage": True}}
-        text: list[str] = []
-        reasoning: list[str] = []
-        refusal: list[str] = []
-        calls: dict[int, dict[str, Any]] = {}
+        reply = _StreamedReply()
         finish: str | None = None
         usage: Any = None
         model: str | None = None
@@ -185,40 +182,15 @@ class OpenAIChatModel:
                 for choice in chunk.choices or ():
                     if choice.index != 0:
                         continue
-                    delta = choice.delta
-                    if delta is not None:
-                        if delta.content:
-                            text.append(delta.content)
-                            await emit_delta(handler, delta.content)
-                        if getattr(delta, "refusal", None):
-                            refusal.append(delta.refusal)
-                        piece = _reasoning_of(delta)
+                    if choice.delta is not None:
+                        piece = reply.add(choice.delta)
                         if piece:
-                            reasoning.append(piece)
-                        for call in delta.tool_calls or ():
-                            slot = calls.setdefault(call.index, {"id": None, "name": "", "arguments": ""})
-                            if call.id and not slot["id"]:
-                                slot["id"] = call.id
-                            if call.function is not None:
-                                slot["name"] += call.function.name or ""
-                                slot["arguments"] += call.function.arguments or ""
+                            await emit_delta(handler, piece)
                     if choice.finish_reason:
                         finish = choice.finish_reason
         finally:
             await response.close()
-        raw: dict[str, Any] = {"role": "assistant", "content": "".join(text) or None}
-        if refusal:
-            raw["refusal"] = "".join(refusal)
-        if calls:
-            raw["tool_calls"] = [
-                {
-                    "id": slot["id"] or f"call_{index}",
-                    "type": "function",
-                    "function": {"name": slot["name"], "arguments": slot["arguments"]},
-                }
-                for index, slot in sorted(calls.items())
-            ]
-        return self._response(raw, "".join(reasoning), finish, _usage(usage), model)
+        return self._response(reply.message(), "".join(reply.reasoning), finish, _usage(usage), model)
 
     def _from_completion(self, completion: Any) -> ModelResponse:
         if not completion.choices:
@@ -303,6 +275,52 @@ def _call_dict(call: Any) -> dict[str, Any]:
         custom = call.custom
         return {"id": call.id, "type": "custom", "custom": {"name": custom.name, "input": custom.input}}
     return {"id": call.id, "type": "function", "function": {"name": function.name, "arguments": function.arguments}}
+
+
+class _StreamedReply:
+    """The deltas of choice 0 of a streamed chat completion, joined into a message dict at the end."""
+
+    __slots__ = ("calls", "reasoning", "refusal", "text")
+
+    def __init__(self) -> None:
+        self.text: list[str] = []
+        self.reasoning: list[str] = []
+        self.refusal: list[str] = []
+        self.calls: dict[int, dict[str, Any]] = {}
+
+    def add(self, delta: Any) -> str | None:
+        """Take one delta in; returns its text, for the stream handler."""
+        if delta.content:
+            self.text.append(delta.content)
+        if getattr(delta, "refusal", None):
+            self.refusal.append(delta.refusal)
+        piece = _reasoning_of(delta)
+        if piece:
+            self.reasoning.append(piece)
+        for call in delta.tool_calls or ():  # a call's name and arguments come in pieces, by its index
+            slot = self.calls.setdefault(call.index, {"id": None, "name": "", "arguments": ""})
+            if call.id and not slot["id"]:
+                slot["id"] = call.id
+            if call.function is not None:
+                slot["name"] += call.function.name or ""
+                slot["arguments"] += call.function.arguments or ""
+        return delta.content or None
+
+    def message(self) -> dict[str, Any]:
+        """The assistant message the deltas make, as a chat-completions message dict."""
+        raw: dict[str, Any] = {"role": "assistant", "content": "".join(self.text) or None}
+        if self.refusal:
+            raw["refusal"] = "".join(self.refusal)
+        if self.calls:
+            raw["tool_calls"] = [
+                {
+                    "id": slot["id"] or f"call_{index}",
+                    "type": "function",
+                    "function": {"name": slot["name"], "arguments": slot["arguments"]},
+                }
+                for index, slot in sorted(self.calls.items())
+            ]
+        return raw
 
 
 def _reasoning_of(obj: Any) -> str | None:

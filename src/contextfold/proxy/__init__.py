@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contextfold._errors import MissingExtraError
-from contextfold._stores import LineageRecord, SessionStats, SessionStore, StoreError, open_store
+from contextfold._stores import STATE_DB, LineageRecord, SessionStats, SessionStore, StoreError, open_store
 from contextfold.proxy._config import (
     AUTH_HEADER,
     DEFAULT_ANTHROPIC_UPSTREAM,
@@ -32,7 +32,8 @@ from contextfold.proxy._config import (
     UsageMode,
     default_state_dir,
 )
-from contextfold.proxy._tenant import CREDENTIAL_ENV, tenant_of
+from contextfold.proxy._serve import serve, serve_mcp
+from contextfold.proxy._tenant import CREDENTIAL_ENV, tenant_from_env, tenant_of
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -43,6 +44,7 @@ __all__ = [
     "DEFAULT_ANTHROPIC_UPSTREAM",
     "DEFAULT_OPENAI_UPSTREAM",
     "DEFAULT_WINDOWS",
+    "STATE_DB",
     "LineageRecord",
     "ProxyConfig",
     "SessionStats",
@@ -52,6 +54,9 @@ __all__ = [
     "create_app",
     "default_state_dir",
     "open_store",
+    "serve",
+    "serve_mcp",
+    "tenant_from_env",
     "tenant_of",
 ]
 

@@ -20,13 +20,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import orjson
 
 from contextfold._errors import InputError
 from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic
 from contextfold._formats._openai import messages_to_openai, openai_to_messages
+from contextfold._formats._providers import ProviderName
 from contextfold._formats._responses import (
     KEEP_TYPES,
     item_type,
@@ -45,7 +46,8 @@ __all__ = [
     "strip_breakpoints",
 ]
 
-WireName: TypeAlias = Literal["anthropic", "openai", "responses"]
+WireName: TypeAlias = ProviderName
+"""The wire format of a request: a `ProviderName` (the proxy speaks every one)."""
 _TEXT_TYPES = frozenset({"text", "input_text", "output_text"})
 _BREAKPOINT = "cache_control"
 EPHEMERAL: Mapping[str, Any] = {"type": "ephemeral"}
