@@ -48,3 +48,20 @@ def postgres_server() -> Iterator[servers.Server]:
 def s3_server() -> Iterator[servers.Server]:
     """moto's S3-compatible server on a loopback port (skipped locally when missing, a failure in CI)."""
     yield from _server("s3", servers.start_s3)
+
+
+@pytest.fixture
+def redis_url(redis_server: servers.Server) -> str:
+    """The shared redis-server, emptied for this test (FLUSHDB on its database 0)."""
+    servers.flush_redis(redis_server)
+    return redis_server.url
+
+
+@pytest.fixture
+def postgres_url(postgres_server: servers.Server) -> Iterator[str]:
+    """A fresh, empty database on the shared PostgreSQL cluster, dropped after the test."""
+    url = servers.create_database(postgres_server)
+    try:
+        yield url
+    finally:
+        servers.drop_database(postgres_server, url)

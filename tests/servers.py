@@ -243,3 +243,41 @@ def start_s3() -> Server:
         "AWS_DEFAULT_REGION": "us-east-1",
     }
     return Server("s3", endpoint, "127.0.0.1", port, process, folder, log, env, command=command, ready=ready)
+
+
+def flush_redis(server: Server) -> None:
+    """Empty database 0 of a redis-server started by `start_redis` (FLUSHDB over a plain socket)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"FLUSHDB\r\n")
+        reply = s.recv(64)
+    if not reply.startswith(b"+OK"):
+        raise RuntimeError(f"FLUSHDB failed: {reply!r}")
+
+
+_DATABASES = iter(range(1, 1 << 30))
+
+
+def create_database(server: Server) -> str:
+    """A new empty database on a cluster started by `start_postgres`; its URL."""
+    name = f"cf_{os.getpid()}_{next(_DATABASES)}"
+    _psql(server, f"CREATE DATABASE {name}")
+    return server.url.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(server: Server, url: str) -> None:
+    """Drop a database made by `create_database` (its connections are ended first)."""
+    if server.process.poll() is None:
+        _psql(server, f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+def _psql(server: Server, sql: str) -> None:
+    psql = _postgres_bin("psql")
+    if psql is None:
+        raise ServerUnavailable("psql not found: install Debian's package (apt-get install -y postgresql)")
+    done = subprocess.run(
+        [psql, "-h", "127.0.0.1", "-p", str(server.port), "-U", "contextfold", "-d", "contextfold", "-q", "-c", sql],
+        capture_output=True,
+        timeout=STARTUP_SECONDS,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"psql {sql!r} failed: {done.stderr.decode(errors='replace')[-300:]}")
