@@ -65,3 +65,23 @@ def postgres_url(postgres_server: servers.Server) -> Iterator[str]:
         yield url
     finally:
         servers.drop_database(postgres_server, url)
+
+
+@pytest.fixture
+def own_redis(redis_server: servers.Server) -> Iterator[servers.Server]:
+    """A redis-server of this test alone (for outage tests that kill and restart it)."""
+    server = servers.start_redis()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def own_postgres(postgres_server: servers.Server) -> Iterator[servers.Server]:
+    """A PostgreSQL cluster of this test alone (for outage tests that kill and restart it)."""
+    server = servers.start_postgres(durable=True)
+    try:
+        yield server
+    finally:
+        server.stop()
