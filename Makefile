@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 CORE_STAMP := $(VENV)/.installed-core
+DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +21,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP) $(CORE_STAMP)
 
+$(DOCS_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP) $(CORE_STAMP)
+
 demo: $(CORE_STAMP)
 	$(BIN)/contextfold demo
 
@@ -33,6 +38,10 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
 
+# The documentation site (docs/, mkdocs.yml): every warning is an error. Output in site/ (not committed).
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 # The quick, self-contained benchmarks; each writes its section of benchmarks/results/, then BENCHMARKS.md is rebuilt.
 # The corpus replays (bench_replay, bench_quality, check_corpus, calibrate) are documented in BENCHMARKS.md.
 bench: $(STAMP)
@@ -42,4 +51,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/build_report.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site

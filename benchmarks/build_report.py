@@ -20,6 +20,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("tokens", "Token counting", "#2", "accuracy per category and tokenizer; speed vs agentscope and langchain-core"),
     ("formats", "Provider formats", "#2", "conversion speed, OpenAI and Anthropic, both directions"),
     ("cli", "CLI", "#2", "`count`, `inspect`, `validate` on the largest corpus file"),
+    ("cli-limits", "CLI limits", "#14", "`validate`/`inspect` at 100,000 tool calls, a gzip bomb, `/dev/zero`"),
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),

@@ -1,17 +1,12 @@
-"""The public surface: what `contextfold` exports, that importing it is cheap, and that README examples run."""
+"""The public surface: what `contextfold` exports, and that importing it is cheap.
 
-import re
-import shutil
+The README and docs examples run in tests/test_docs_examples.py.
+"""
+
 import subprocess
 import sys
-from pathlib import Path
-
-import pytest
 
 import contextfold
-
-ROOT = Path(__file__).parent.parent
-README = ROOT / "README.md"
 
 
 def test_all_names_exist_and_are_unique() -> None:
@@ -45,19 +40,3 @@ def test_import_is_cheap_and_quiet() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
     assert out.stderr == ""
-
-
-def _python_blocks() -> list[str]:
-    text = README.read_text(encoding="utf-8")
-    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
-
-
-@pytest.mark.parametrize("index", range(len(_python_blocks())))
-def test_readme_example_runs(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    block = _python_blocks()[index]
-    if block.startswith("# Needs "):
-        pytest.skip(block.splitlines()[0])
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    monkeypatch.chdir(tmp_path)
-    namespace: dict[str, object] = {"__name__": "__readme__"}
-    exec(compile(block, f"README.md example {index}", "exec"), namespace)

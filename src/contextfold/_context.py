@@ -1,15 +1,18 @@
 """`Context`: the session object between the agent loop and the model.
 
 It owns *when* to compact (the trigger, the budget, the fallbacks); a strategy
-answers only *what*. Per model call the order is fixed (DESIGN.md): compact if
-needed, then inject runtime hints, then render. Token totals are incremental:
-each message is counted once (cached on the immutable message), so
-``prepare()`` without a compaction costs O(new messages).
+answers only *what*. Per model call the order is fixed (docs/design-notes.md,
+"Per-call order"): compact if needed, then inject runtime hints, then render.
+Token totals are incremental: each message is counted once (cached on the
+immutable message), so ``prepare()`` without a compaction costs O(new
+messages).
 
 A compaction is applied all-or-nothing: the archive is written first, then the
 read cache is cleared and the message list swapped in one synchronous step.
 The apply runs shielded from cancellation; a cancelled caller waits for it to
-finish and then sees the `CancelledError`.
+finish and then sees the `CancelledError`. Concurrency (see `Context` and
+docs/context.md): ``prepare``/``compact`` are serialized, and messages
+appended while a compaction is planned or applied are kept after it, in order.
 
 The default strategy is the digest with its facts ledger: on the dev corpus
 it keeps more file paths verbatim than `TieredCompaction` (whose placeholders
@@ -144,6 +147,24 @@ class Context:
     ``append``/``extend`` add messages (canonical `Message`s or provider dicts);
     ``tokens`` is the running estimate (system prompt and tool schemas included);
     ``await prepare()`` returns what to send, compacted and hinted as needed.
+
+    Concurrency (one event loop; the object is not thread-safe):
+
+    - ``append``/``extend``/``pin`` may be called at any time, from any task,
+      also while a ``prepare()`` or ``compact()`` awaits its strategy or the
+      archive write. A compaction plans on a snapshot of the messages; what
+      was appended after the snapshot is kept after the compacted part,
+      verbatim and in order. Nothing appended is ever lost or reordered.
+    - ``prepare()`` and ``compact()`` are serialized: a second call waits until
+      the first has finished, including an apply that a cancelled caller left
+      running, then decides afresh (a second ``prepare`` re-checks the
+      trigger on the compacted context, so the same prefix is never archived
+      twice).
+    - A compaction applies fully (archive written, read cache cleared,
+      messages swapped) or not at all. Once the archive write has started,
+      cancelling the caller does not stop it: the first cancel waits for the
+      apply, a repeated cancel returns at once while the apply completes in
+      the background (and the next ``prepare``/``compact`` waits for it).
     """
 
     def __init__(
@@ -201,6 +222,9 @@ class Context:
         self._anchor: tuple[int, int, int] | None = None  # (messages covered, provider tokens, our estimate)
         self._compactions = 0
         self._archived = 0  # messages archived so far (for archive ranges)
+        self._serial: asyncio.Lock | None = None  # serializes prepare/compact (made on first use, per loop)
+        self._serial_loop: asyncio.AbstractEventLoop | None = None
+        self._applying: asyncio.Future[CompactionReport] | None = None  # an apply that may outlive its caller
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -351,7 +375,16 @@ class Context:
         first_call_of_reply: bool = True,
         open_tasks: Sequence[Task] | Sequence[str] = (),
     ) -> Prepared:
-        """Compact if over the trigger (at most once), inject runtime hints, and return what to send."""
+        """Compact if over the trigger (at most once), inject runtime hints, and return what to send.
+
+        Serialized with other ``prepare``/``compact`` calls (see `Context`).
+        """
+        async with self._lock():  # uncontended, this does not yield: the hot path stays O(new messages)
+            if self._applying is not None:
+                await self._settle()
+            return await self._prepare(first_call_of_reply, open_tasks)
+
+    async def _prepare(self, first_call_of_reply: bool, open_tasks: Sequence[Task] | Sequence[str]) -> Prepared:
         started = time.perf_counter()
         report: CompactionReport | None = None
         self._open_tasks = (
@@ -361,7 +394,7 @@ class Context:
         hint = self._plan_hint(first_call_of_reply, self._open_tasks)
         hint_tokens = self.counter.count_message(Message(role="user", content=(hint,))) if hint is not None else 0
         if self.tokens + hint_tokens > self.config.trigger_tokens:
-            report = await self.compact(reason="trigger")
+            report = await self._compact("trigger")
             hint = self._plan_hint(first_call_of_reply, self._open_tasks)  # compaction removed the earlier hints
         if hint is not None:
             self._insert_hint(hint)
@@ -390,18 +423,30 @@ class Context:
         guard raises `ContextOverflowError` naming the floor; so does a floor
         that alone exceeds the budget. `WorkspaceError` when the archive
         cannot be written (the context is then unchanged).
+
+        Serialized with other ``prepare``/``compact`` calls; messages appended
+        meanwhile are kept after the compacted part (see `Context`).
         """
+        async with self._lock():
+            if self._applying is not None:
+                await self._settle()
+            return await self._compact(reason)
+
+    async def _compact(self, reason: str) -> CompactionReport | None:
         started = time.perf_counter()
+        # Plan on a snapshot: an async strategy awaits, and other tasks may append meanwhile. Those
+        # appends are after the snapshot and `_apply` keeps them after the compacted part.
+        snapshot = tuple(self._messages)
         automatic = reason == "trigger"
         attachment = self._reattachment()
         extra = self._tools_tokens + (self.counter.count_message(attachment) if attachment is not None else 0)
         limit = self.loop_guard.limit(self.config)
         try:
             config = self._planning_config(extra)
-            plan = await self._plan(config, attachment)
+            plan = await self._plan(snapshot, config, attachment)
             if (plan is None or not self._accepts(plan)) and self.tokens > self.config.trigger_tokens:
                 zero = config.model_copy(update={"reserve_ratio": 0.0, "min_recent_messages": 0})
-                retry = await self._plan(zero, attachment)
+                retry = await self._plan(snapshot, zero, attachment)
                 if retry is not None and (plan is None or retry.tokens_after < plan.tokens_after):
                     plan = retry
         except ContextOverflowError as exc:  # say what the whole floor is made of, not only the strategy's view
@@ -411,23 +456,43 @@ class Context:
             raise floor_error(self._floor(attachment), best=best, limit=limit, config=self.config)
         if plan is None:
             return None
-        task = asyncio.ensure_future(self._apply(plan, reason, started))
+        task = asyncio.ensure_future(self._apply(plan, len(snapshot), reason, started))
+        task.add_done_callback(_retrieve)
+        self._applying = task
         try:
             return await asyncio.shield(task)
         except asyncio.CancelledError:
             if not task.done():
+                # A repeated cancel ends this wait; the apply still completes (or fails) on its own, keeping
+                # what was appended meanwhile, and the next prepare/compact waits for it (`_settle`).
                 await asyncio.wait({task})
             raise
 
+    def _lock(self) -> asyncio.Lock:
+        """The prepare/compact lock; a lock is bound to one loop, so successive `asyncio.run` calls get new ones."""
+        loop = asyncio.get_running_loop()
+        if self._serial is None or self._serial_loop is not loop:
+            self._serial, self._serial_loop = asyncio.Lock(), loop
+        return self._serial
+
+    async def _settle(self) -> None:
+        """Wait (holding the lock) for an apply a cancelled caller left running; it is never cancelled from here."""
+        applying = self._applying
+        if applying is not None and not applying.done() and applying.get_loop() is asyncio.get_running_loop():
+            await asyncio.wait({applying})  # if this wait is cancelled, the next caller waits in turn
+        self._applying = None
+
     # -- internals ----------------------------------------------------------------------------
 
-    async def _plan(self, config: ContextConfig, attachment: Message | None) -> CompactionPlan | None:
+    async def _plan(
+        self, messages: Sequence[Message], config: ContextConfig, attachment: Message | None
+    ) -> CompactionPlan | None:
         aplan = getattr(self.strategy, "aplan", None)
         result: CompactionPlan | None
         if aplan is not None and inspect.iscoroutinefunction(aplan):
-            result = await aplan(self._messages, counter=self.counter, config=config)
+            result = await aplan(messages, counter=self.counter, config=config)
         else:
-            result = self.strategy.plan(self._messages, counter=self.counter, config=config)
+            result = self.strategy.plan(messages, counter=self.counter, config=config)
         if result is not None and result.compacted and attachment is not None:
             result = result.with_attachments((attachment,), self.counter)
         return result
@@ -485,7 +550,8 @@ class Context:
             "current_turn": sum(counts[start:]),
         }
 
-    async def _apply(self, plan: CompactionPlan, reason: str, started: float) -> CompactionReport:
+    async def _apply(self, plan: CompactionPlan, planned: int, reason: str, started: float) -> CompactionReport:
+        """Archive, then swap: the plan replaces the first ``planned`` messages; later appends stay after it."""
         before = self.tokens
         ref: OffloadRef | None = None
         if self.workspace is not None:
@@ -496,7 +562,9 @@ class Context:
             plan = plan.with_archive_ref(ref.path)
         # From here on nothing awaits: the swap cannot be torn.
         self.read_cache.invalidate(plan.archived)
-        self._messages = list(plan.messages)
+        # Only appends can have happened since the snapshot (prepare/compact are serialized, nothing else
+        # rewrites a message): they are exactly the messages past `planned`, kept in order.
+        self._messages = [*plan.messages, *self._messages[planned:]]
         self._tally.reset(self._messages)
         if self._hint_scanner is not None:
             self._hint_scanner.reset()
@@ -596,6 +664,15 @@ class Context:
             return to_canonical([dict(message)], chosen)
         except InputError as exc:
             raise InputError(exc.reason, message_index=index) from exc
+
+
+def _retrieve(task: asyncio.Future[CompactionReport]) -> None:
+    """Mark an apply's outcome as seen: a caller that was cancelled twice no longer awaits it.
+
+    Its failure (e.g. `WorkspaceError`) then left the context unchanged, which is all there is to know.
+    """
+    if not task.cancelled():
+        task.exception()
 
 
 def _instructions_text(instructions: str | PromptFile | SystemPromptBuilder | None) -> str:

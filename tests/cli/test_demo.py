@@ -137,7 +137,10 @@ def test_demo_on_another_transcript_and_gzip(tmp_path: Path) -> None:
     ("argv", "needle"),
     [
         (["--window", "0"], "--window must be a positive"),
-        (["--delay", "-1"], "--delay must be 0 or more"),
+        (["--delay", "-1"], "--delay: must be a number of seconds from 0 to 60"),
+        (["--delay", "inf"], "--delay: must be a number of seconds from 0 to 60, got 'inf'"),  # it hung
+        (["--delay", "nan"], "--delay: must be a number of seconds from 0 to 60, got 'nan'"),  # it was accepted
+        (["--delay", "soon"], "--delay: expected a number of seconds, got 'soon'"),
         (["--transcript", "/nonexistent/t.json"], "/nonexistent/t.json"),
         (["--window", "many"], "invalid int value"),
     ],

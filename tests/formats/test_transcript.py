@@ -205,7 +205,7 @@ def test_unreadable_file_is_an_input_error_with_the_os_error_as_cause(tmp_path: 
     with pytest.raises(InputError, match=r"nope\.json: cannot read the file: No such file") as info:
         load_transcripts(tmp_path / "nope.json")
     assert isinstance(info.value.__cause__, FileNotFoundError)
-    with pytest.raises(InputError, match="Is a directory"):
+    with pytest.raises(InputError, match="cannot read a directory: give a regular file, or - to read standard input"):
         load_transcripts(tmp_path)
 
 

@@ -307,3 +307,39 @@ def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_p
 
 def json_count(value: Any) -> int:
     return orjson.dumps(value).count(b'"cache_control"')
+
+
+def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path: Path) -> None:
+    """The digest may prefer to compact everything when the newest group alone passes its recent cap; the client's
+    newest message must stay, so the cut falls before that group instead (else the request went out uncompacted)."""
+    body: dict[str, Any] = {
+        "model": "claude-x",
+        "max_tokens": 10,
+        "system": "be careful",
+        "tools": [{"name": "Write", "input_schema": {"type": "object"}, "description": "d " * 16000}],
+        "messages": [{"role": "user", "content": "go"}],
+    }
+    msgs = body["messages"]
+    for n in range(8):
+        msgs.append(
+            {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": f"t{n}", "name": "Write", "input": {"c": "w " * 1000}}],
+            }
+        )
+        msgs.append(
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": "word " * 1600}]}
+        )
+    msgs.append(
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "big", "name": "Write", "input": {"c": "w " * 8000}}],
+        }
+    )
+    msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
+    outcome = asyncio.run(
+        _engine(tmp_path, window=40_000).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT)
+    )
+    assert outcome.compacted and outcome.tokens_after <= 32_000
+    forwarded = orjson.loads(outcome.body or b"")["messages"]
+    assert forwarded[-2:] == msgs[-2:]

@@ -4,11 +4,11 @@ A small real agent needs to look around a project, and an agent driven by a
 model must not wander the disk. Every path is resolved (symlinks included)
 and refused unless it stays inside ``root``; reading is capped so one call
 cannot return a gigabyte; regular expressions are bounded the same way as the
-read-back search (`contextfold._readback.check_pattern`). The shell
+read-back search (`contextfold._workspace._readback.check_pattern`). The shell
 (``run_command``) exists only with ``allow_shell=True`` and runs with ``root``
 as its working directory, with a timeout. It is *not* a sandbox: a command can
-still reach anything the user can (DESIGN.md: the guard is not a security
-boundary, and neither is this).
+still reach anything the user can (docs/design-notes.md, "The guard is not
+a security boundary": neither is this).
 
 Errors a model can fix (a path outside the root, a missing file, a refused
 pattern) are raised as `ToolError`, so the model reads one plain line.

@@ -1,4 +1,4 @@
-"""`Agent`: the reference loop where the pieces meet, in the order DESIGN.md fixes.
+"""`Agent`: the reference loop where the pieces meet, in the order docs/design-notes.md fixes.
 
 Per step (one model call)::
 

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from contextfold._errors import ContextfoldError, InputError
 
@@ -46,7 +46,7 @@ class CLIContext:
         is_tty = bool(getattr(stream, "isatty", lambda: False)())
         width = None if is_tty else int(self.env.get("COLUMNS", "100"))
         return Console(
-            file=stream,
+            file=cast(IO[str], _Utf8Safe(stream)),
             width=width,
             no_color="NO_COLOR" in self.env or not is_tty,
             force_terminal=is_tty,
@@ -56,6 +56,24 @@ class CLIContext:
 
 
 Handler = Callable[[CLIContext], int]
+
+
+class _Utf8Safe:
+    r"""A text stream that writes lone surrogates (from input JSON such as ``"\ud800"``) as escapes.
+
+    UTF-8 cannot carry them, so printing one would raise `UnicodeEncodeError`; everything else is passed through.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from contextfold._formats._files import escape_surrogates
+
+        return self._stream.write(escape_surrogates(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -125,7 +143,9 @@ def main(
     except (InputError, ContextfoldError, OSError) as exc:
         if args.debug:
             raise
-        print(f"contextfold: error: {_describe(exc)}", file=err)
+        from contextfold._formats._files import escape_surrogates
+
+        print(f"contextfold: error: {escape_surrogates(_describe(exc))}", file=err)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("contextfold: interrupted", file=err)

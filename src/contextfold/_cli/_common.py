@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -21,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 from contextfold._errors import InputError
+from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -41,20 +43,26 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BLOCK_KINDS",
+    "MAX_INPUT_FLAG",
     "PROGRESS_DELAY",
     "ROLES",
+    "TRANSCRIPT_HELP",
     "MessageBreakdown",
     "ProgressReporter",
     "add_common_arguments",
     "add_counter_argument",
+    "add_input_limit_argument",
     "call_names_of",
     "conversation_header",
     "conversation_label",
     "counter_from_args",
     "is_multi",
     "load_selected",
+    "load_transcript_file",
     "message_breakdown",
     "progress",
+    "read_user_input",
+    "read_user_text",
     "select_conversations",
     "write_json",
 ]
@@ -70,20 +78,76 @@ PROGRESS_DELAY = 1.0
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
-    """FILE, ``--conversation``, ``--json`` and ``--progress``: what every transcript command takes."""
-    parser.add_argument("file", metavar="FILE", help="transcript: JSON list, JSON object with 'messages', or JSONL")
+    """FILE, ``--conversation``, ``--json``, ``--progress`` and the input limit: what every transcript command takes."""
+    parser.add_argument("file", metavar="FILE", help=TRANSCRIPT_HELP)
+    add_input_limit_argument(parser)
     parser.add_argument(
         "--conversation",
         metavar="N|ID",
         help="only this conversation of a multi-conversation file (0-based position or its 'id')",
     )
-    parser.add_argument("--json", action="store_true", help="print machine-readable JSON (schema in the README)")
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON (schema in docs/cli.md)")
     parser.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
         help="show a progress bar on stderr for slow inputs (default: only on a terminal)",
     )
+
+
+TRANSCRIPT_HELP = "transcript: JSON list, JSON object with 'messages', or JSONL; gzip-compressed too; - for stdin"
+MAX_INPUT_FLAG = "--max-input-bytes"
+"""The one flag, on every command that reads a file, that raises the input limit."""
+
+
+def _byte_size(text: str) -> int:
+    """``536870912``, ``512M``, ``2G``, ``64KiB``: a positive number of bytes (K, M, G are powers of 1024)."""
+    found = _BYTE_SIZE.fullmatch(text.strip().replace("_", "").replace(",", ""))
+    if found is None or int(found.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of bytes such as 536870912 or 512M, got {text!r}")
+    power: int = " KMGT".index((found.group(2) or " ").upper())
+    size: int = int(found.group(1)) * (1 << (10 * power))
+    return size
+
+
+_BYTE_SIZE = re.compile(r"(\d+)\s*(?:([KMGTkmgt])(?:i?[Bb])?)?")
+
+
+def add_input_limit_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--max-input-bytes`` option: inputs larger than this (decompressed, for .gz) are refused."""
+    parser.add_argument(
+        MAX_INPUT_FLAG,
+        type=_byte_size,
+        default=DEFAULT_MAX_INPUT_BYTES,
+        metavar="N",
+        help="refuse an input file, standard input or decompressed .gz content larger than N bytes "
+        f"(suffixes K, M, G; default {DEFAULT_MAX_INPUT_BYTES // 1024**2} MiB)",
+    )
+
+
+def read_user_input(ctx: CLIContext, path: str, *, decompress: bool = False) -> bytes | bytearray:
+    """The bytes of a file the user named (``-``: standard input), bounded by ``--max-input-bytes``.
+
+    Every command reads its files through here: regular files only, never more than the limit.
+    """
+    from contextfold._formats._files import read_input
+
+    return read_input(path, max_bytes=ctx.args.max_input_bytes, decompress=decompress, limit_name=MAX_INPUT_FLAG)
+
+
+def read_user_text(ctx: CLIContext, path: str, *, what: str = "") -> str:
+    """A plain UTF-8 text file the user named (not decompressed), bounded; bad bytes are an `InputError`."""
+    from contextfold._formats._files import decode_utf8
+
+    return decode_utf8(read_user_input(ctx, path), source="<stdin>" if path == "-" else path, what=what)
+
+
+def load_transcript_file(ctx: CLIContext, path: str) -> list[Transcript]:
+    """Every conversation of a transcript file (or ``-``), gzip decompressed, bounded by ``--max-input-bytes``."""
+    from contextfold._formats._transcript import transcripts_from_bytes
+
+    data = read_user_input(ctx, path, decompress=True)
+    return transcripts_from_bytes(data, source="<stdin>" if path == "-" else path)
 
 
 def add_counter_argument(parser: argparse.ArgumentParser) -> None:
@@ -122,11 +186,9 @@ def select_conversations(transcripts: Sequence[Transcript], spec: str | None, so
 
 def load_selected(ctx: CLIContext, reporter: ProgressReporter) -> list[Transcript]:
     """Read FILE and apply ``--conversation``; every kind of bad input raises `InputError`."""
-    from contextfold._formats._transcript import load_transcripts
-
     path: str = ctx.args.file
     with reporter.task(f"reading {path}", total=None):
-        transcripts = load_transcripts(path)
+        transcripts = load_transcript_file(ctx, path)
     if not transcripts:
         raise InputError("the file holds no conversation", source=path)
     return select_conversations(transcripts, ctx.args.conversation, path)
@@ -162,8 +224,10 @@ def conversation_header(t: Transcript, position: int) -> dict[str, Any]:
 
 
 def write_json(ctx: CLIContext, obj: Any) -> None:
-    """Pretty, UTF-8 JSON on stdout with a final newline."""
-    ctx.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+    """Pretty, UTF-8 JSON on stdout with a final newline (a lone surrogate from the input stays escaped)."""
+    from contextfold._formats._files import escape_surrogates
+
+    ctx.stdout.write(escape_surrogates(json.dumps(obj, indent=2, ensure_ascii=False)) + "\n")
 
 
 # --- progress ---------------------------------------------------------------------------------

@@ -17,11 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from contextfold._cli import EXIT_OK, CLIContext
-from contextfold._cli._common import add_counter_argument, counter_from_args, select_conversations, write_json
+from contextfold._cli._common import (
+    TRANSCRIPT_HELP,
+    add_counter_argument,
+    add_input_limit_argument,
+    counter_from_args,
+    load_transcript_file,
+    select_conversations,
+    write_json,
+)
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
 from contextfold._errors import ConfigError, InputError
-from contextfold._formats._transcript import Transcript, dump_transcripts, load_transcripts, write_text_atomic
+from contextfold._formats._files import OutputFile
+from contextfold._formats._transcript import Transcript, dump_transcripts
 from contextfold._tokens._counting import TokenCounter, count_messages, count_tools
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
@@ -38,7 +47,7 @@ def register(subparsers: Any) -> None:
         help="compact a transcript so it fits a window (archive in a workspace)",
         description="Offload oversized tool results, then compact the history if it is over the trigger.",
     )
-    p.add_argument("file", metavar="FILE", help="transcript: JSON list, JSON object with 'messages', or JSONL")
+    p.add_argument("file", metavar="FILE", help=TRANSCRIPT_HELP)
     p.add_argument("--window", type=int, required=True, metavar="N", help="the model's context length in tokens")
     p.add_argument(
         "--strategy",
@@ -61,6 +70,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--reserve", type=float, default=0.1, metavar="RATIO", help="reserve ratio (default 0.1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_counter_argument(p)
+    add_input_limit_argument(p)
     p.set_defaults(handler=run_compact)
 
 
@@ -74,16 +84,12 @@ class _Result:
 
 
 def _output_path(args: argparse.Namespace) -> Path:
+    if args.file == "-" and not args.output:
+        raise InputError("reading standard input: give the output file with -o", source="<stdin>")
     src = Path(args.file)
     out = Path(args.output) if args.output else src.with_name(f"{src.stem}.compacted{src.suffix or '.json'}")
-    if out.exists() and src.exists() and os.path.samefile(out, src):
+    if args.file != "-" and out.exists() and src.exists() and os.path.samefile(out, src):
         raise InputError("refusing to overwrite the input file; choose another -o", source=str(out))
-    # Checked before any work, so a bad -o never leaves an archive behind or names a temporary file.
-    if out.is_dir():
-        raise InputError("the output is a directory; give a file path with -o", source=str(out))
-    parent = out.parent if str(out.parent) else Path(".")
-    if not parent.is_dir():
-        raise InputError(f"the output directory {str(parent)!r} does not exist", source=str(out))
     return out
 
 
@@ -150,12 +156,15 @@ def run_compact(ctx: CLIContext) -> int:
     counter = counter_from_args(args)
     strategy = _strategy(args, counter, args.window)
     out = _output_path(args)
-    transcripts = select_conversations(load_transcripts(args.file), args.conversation, args.file)
-    if not transcripts:
-        raise InputError("the file holds no conversation", source=args.file)
-    workspace = LocalWorkspace(args.workspace)
-    results = asyncio.run(_compact_all(transcripts, config, counter, workspace, strategy, args.force))
-    write_text_atomic(out, dump_transcripts([r.transcript for r in results]))
+    # The output is checked, and its temporary file made, before anything is read or archived: a bad -o (not a
+    # regular file, an unwritable directory) fails with nothing left behind, and a failure later removes it.
+    with OutputFile(out) as output:
+        transcripts = select_conversations(load_transcript_file(ctx, args.file), args.conversation, args.file)
+        if not transcripts:
+            raise InputError("the file holds no conversation", source=args.file)
+        workspace = LocalWorkspace(args.workspace)
+        results = asyncio.run(_compact_all(transcripts, config, counter, workspace, strategy, args.force))
+        output.commit(dump_transcripts([r.transcript for r in results]).encode("utf-8"))
     report = _report(results, config, out, workspace)
     if args.json:
         write_json(ctx, report)

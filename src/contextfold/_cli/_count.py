@@ -1,7 +1,7 @@
 """``contextfold count FILE``: how many tokens a transcript costs, by role, block kind and tool schemas.
 
 The JSON form (``--json``) is a stable schema scripts can rely on; it is
-documented in the CLI section of the README.
+documented in docs/cli.md.
 """
 
 from __future__ import annotations

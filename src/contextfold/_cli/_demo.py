@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gzip
 import math
 import statistics
 import tempfile
@@ -23,17 +22,17 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from contextfold._agent._loop import Agent, AgentEvent, AgentResult, ModelCallInfo, SteeringInfo
 from contextfold._agent._replay import END_OF_RECORDING, ReplayModel, ReplayTools, replay
 from contextfold._cli import EXIT_OK, CLIContext
-from contextfold._cli._common import write_json
+from contextfold._cli._common import add_input_limit_argument, load_transcript_file, write_json
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
-from contextfold._errors import ConfigError, InputError
-from contextfold._formats._transcript import Transcript, load_transcripts, parse_transcripts, pick_conversation
+from contextfold._errors import ConfigError
+from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES, gunzip_bounded
+from contextfold._formats._transcript import Transcript, load_transcripts, pick_conversation, transcripts_from_bytes
 from contextfold._formats._validate import validate
 from contextfold._messages import Message, ToolSpec
 from contextfold._tokens._counting import BytesCounter, TokenCounter, count_tools
@@ -52,6 +51,8 @@ DEMO_TRANSCRIPT = "demo_transcript.json.gz"
 TERMINAL_DELAY = 0.03
 """Seconds per model call on a terminal, so the eye can follow; the replay itself takes well under a second."""
 MAX_PROBLEMS = 10
+MAX_DELAY = 60.0
+"""Longest ``--delay`` per model call, in seconds."""
 
 
 def register(subparsers: Any) -> None:
@@ -64,7 +65,9 @@ def register(subparsers: Any) -> None:
             "small window: watch it compact and offload, then compare the tokens sent with a naive loop."
         ),
     )
-    p.add_argument("--transcript", metavar="FILE", help="any transcript file the CLI reads (.gz too); default: shipped")
+    p.add_argument(
+        "--transcript", metavar="FILE", help="any transcript file the CLI reads (.gz and - too); default: shipped"
+    )
     p.add_argument("--conversation", metavar="N|ID", help="which conversation of a multi-conversation file")
     p.add_argument(
         "--window", type=int, default=DEFAULT_WINDOW, metavar="N", help=f"window in tokens (default {DEFAULT_WINDOW})"
@@ -72,31 +75,38 @@ def register(subparsers: Any) -> None:
     p.add_argument("--workspace", metavar="DIR", help="workspace root (default: a new temporary directory)")
     p.add_argument(
         "--delay",
-        type=float,
+        type=_delay,
         metavar="SECONDS",
-        help=f"pause per model call so the live view can be followed (default {TERMINAL_DELAY} on a terminal, else 0)",
+        help=f"pause per model call so the live view can be followed (default {TERMINAL_DELAY} on a terminal, else 0; "
+        f"at most {MAX_DELAY:g})",
     )
-    p.add_argument("--json", action="store_true", help="print the report as JSON (schema in docs/readme/demo.md)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (schema in docs/cli.md)")
+    add_input_limit_argument(p)
     p.set_defaults(handler=run_demo)
+
+
+def _delay(text: str) -> float:
+    """``--delay``: finite seconds from 0 to `MAX_DELAY` (``inf`` would hang the run, ``nan`` compares false)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or not 0 <= value <= MAX_DELAY:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to {MAX_DELAY:g}, got {text!r}")
+    return value
 
 
 # ---------------------------------------------------------------------------------------------- loading
 
 
-def load_demo_transcript(path: str | None = None, conversation: str | None = None) -> Transcript:
-    """The shipped demo transcript, or one conversation of ``path`` (plain or gzip-compressed)."""
+def load_demo_transcript(
+    path: str | None = None, conversation: str | None = None, *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES
+) -> Transcript:
+    """The shipped demo transcript, or one conversation of ``path`` (plain or gzip-compressed, ``-``: stdin)."""
     if path is None:
         data = resources.files("contextfold").joinpath("data", DEMO_TRANSCRIPT).read_bytes()
-        return parse_transcripts(gzip.decompress(data).decode("utf-8"), source=DEMO_TRANSCRIPT)[0]
-    if path.endswith(".gz"):
-        try:
-            text = gzip.decompress(Path(path).read_bytes()).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read the gzip transcript: {exc}", source=path) from None
-        transcripts = parse_transcripts(text, source=path)
-    else:
-        transcripts = load_transcripts(path)
-    return pick_conversation(transcripts, conversation, source=path)
+        return transcripts_from_bytes(gunzip_bounded(data, max_bytes=max_bytes), source=DEMO_TRANSCRIPT)[0]
+    return pick_conversation(load_transcripts(path, max_bytes=max_bytes), conversation, source=path)
 
 
 # ---------------------------------------------------------------------------------------------- the session
@@ -159,7 +169,7 @@ class DemoReport:
         return sorted(s.overhead_seconds * 1000 for s in self.result.steps)
 
     def to_json(self) -> dict[str, Any]:
-        """The ``--json`` object (see docs/readme/demo.md)."""
+        """The ``--json`` object (see docs/cli.md)."""
         steps = self.result.steps
         overhead = self.overhead_ms
         sent = [s.tokens for s in steps]
@@ -425,9 +435,11 @@ def run_demo(ctx: CLIContext) -> int:
     args = ctx.args
     if args.window <= 0:
         raise ConfigError(f"--window must be a positive number of tokens (got {args.window})")
-    if args.delay is not None and args.delay < 0:
-        raise ConfigError(f"--delay must be 0 or more seconds (got {args.delay})")
-    transcript = load_demo_transcript(args.transcript, args.conversation)
+    if args.transcript is None:
+        transcript = load_demo_transcript(max_bytes=args.max_input_bytes)
+    else:
+        transcripts = load_transcript_file(ctx, args.transcript)
+        transcript = pick_conversation(transcripts, args.conversation, source=args.transcript)
     if args.workspace:
         workspace = LocalWorkspace(args.workspace)
     else:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from contextfold._errors import InputError
+from contextfold._cli._common import add_input_limit_argument, read_user_text
 
 __all__ = ["register"]
 
@@ -27,27 +26,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="text file to scan, or - for stdin")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--sanitize", action="store_true", help="print the redacted and defanged text instead")
+    add_input_limit_argument(parser)
     parser.set_defaults(handler=_run)
 
 
-def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        buffer = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin (tests, IDEs) may be text-only
-        data = buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
-        source = "<stdin>"
-    else:
-        source = path
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise InputError(exc.strerror or str(exc), source=path) from exc
-    try:
-        return source, data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError("not valid UTF-8", source=source, line=line, column=column) from exc
+def _read(ctx: Any) -> tuple[str, str]:
+    path: str = ctx.args.file
+    return ("<stdin>" if path == "-" else path), read_user_text(ctx, path)
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -58,7 +43,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 def _run(ctx: Any) -> int:
     from contextfold._guard import sanitize_tool_output, scan_injection
 
-    source, text = _read(ctx.args.file)
+    source, text = _read(ctx)
     findings = scan_injection(text)
     found = any(f.blocking for f in findings)
     if ctx.args.sanitize:

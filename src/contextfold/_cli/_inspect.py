@@ -10,6 +10,8 @@ window (matplotlib, the optional ``plot`` extra, imported only then).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ from contextfold._cli._common import (
     write_json,
 )
 from contextfold._errors import InputError, MissingExtraError
+from contextfold._formats._files import OutputFile, escape_surrogates
 from contextfold._formats._validate import validate
 from contextfold._messages import DataBlock, Message, TextBlock
 from contextfold._tokens._counting import TokenCounter
@@ -198,6 +201,13 @@ def run(ctx: CLIContext) -> int:
         suffix = Path(plot).suffix or "(none)"
         raise InputError(f"--plot: unsupported file extension {suffix}; use .png or .svg", source=plot)
     counter = counter_from_args(ctx.args)
+    # The plot file is checked (a new path or a regular file, in a writable directory) before any work.
+    with OutputFile(plot, what="the --plot file") if plot is not None else contextlib.nullcontext() as output:
+        return _run(ctx, counter, output)
+
+
+def _run(ctx: CLIContext, counter: TokenCounter, output: OutputFile | None) -> int:
+    plot: str | None = ctx.args.plot
     window: int = ctx.args.window or DEFAULT_WINDOW
     with ProgressReporter(ctx) as reporter:
         transcripts = load_selected(ctx, reporter)
@@ -213,8 +223,9 @@ def run(ctx: CLIContext) -> int:
                 results.append(
                     {**conversation_header(t, position), **inspect_transcript(t, counter, window, task.advance)}
                 )
-    if plot is not None:
-        _draw(plot, results[0], title=f"{Path(ctx.args.file).name}: {conversation_label(transcripts[0], 0)}")
+    if output is not None:
+        title = escape_surrogates(f"{Path(ctx.args.file).name}: {conversation_label(transcripts[0], 0)}")
+        output.commit(_draw(output.path, results[0], title=title))
     multi = is_multi(ctx, transcripts)
     if ctx.args.json:
         if multi:
@@ -389,8 +400,8 @@ def _print_problems(console: Console, r: dict[str, Any]) -> None:
 # --- plot -------------------------------------------------------------------------------------
 
 
-def _draw(path: str, r: dict[str, Any], *, title: str) -> None:
-    """Tokens per turn (bars) over the cumulative curve against the window; written as PNG or SVG."""
+def _draw(path: str, r: dict[str, Any], *, title: str) -> bytes:
+    """Tokens per turn (bars) over the cumulative curve against the window, as PNG or SVG (by ``path``'s suffix)."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
@@ -426,4 +437,6 @@ def _draw(path: str, r: dict[str, Any], *, title: str) -> None:
     fig.suptitle(title)
     suffix = Path(path).suffix.lower()
     metadata: dict[str, Any] = {"Date": None} if suffix == ".svg" else {}
-    fig.savefig(path, format=suffix[1:], metadata=metadata)
+    image = io.BytesIO()
+    fig.savefig(image, format=suffix[1:], metadata=metadata)
+    return image.getvalue()

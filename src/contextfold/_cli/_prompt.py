@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._cli._common import add_counter_argument, counter_from_args, write_json
+from contextfold._cli._common import (
+    add_counter_argument,
+    add_input_limit_argument,
+    counter_from_args,
+    read_user_text,
+    write_json,
+)
 from contextfold._errors import InputError
 from contextfold._runtime._layers import PromptFile, SystemPromptBuilder, discover
 
@@ -35,9 +40,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("directory", nargs="?", default=".", metavar="DIR", help="project directory (default: .)")
     base = parser.add_mutually_exclusive_group()
     base.add_argument("--base", default="", metavar="TEXT", help="the base prompt text")
-    base.add_argument("--base-file", type=Path, metavar="FILE", help="read the base prompt from FILE (UTF-8)")
+    base.add_argument("--base-file", metavar="FILE", help="read the base prompt from FILE (UTF-8; - for stdin)")
     parser.add_argument("--extra", action="append", default=[], metavar="TEXT", help="an extra layer (repeatable)")
     add_counter_argument(parser)
+    add_input_limit_argument(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="machine-readable output")
     out.add_argument("--print", dest="print_prompt", action="store_true", help="print only the assembled prompt")
@@ -78,28 +84,27 @@ def prompt_report(directory: str, base: str, extras: list[str], counter_spec: st
     }
 
 
-def _read_base(path: Path) -> str:
-    """The ``--base-file`` text; bytes that are not UTF-8 are a user mistake, not a traceback."""
-    data = path.read_bytes()
+def _argument_text(text: str, flag: str) -> str:
+    """An option's text; bytes that are not UTF-8 (argv gives them as lone surrogates) are refused, naming it."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"--base-file is not UTF-8 text: invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}",
-            source=str(path),
-            line=line,
-            column=column,
-        ) from None
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        char = ord(text[exc.start])
+        what = f"invalid byte 0x{char - 0xDC00:02x}" if 0xDC80 <= char <= 0xDCFF else f"lone surrogate U+{char:04X}"
+        raise InputError(f"{flag} is not UTF-8 text: {what} at character {exc.start}") from None
+    return text
 
 
 def run(ctx: CLIContext) -> int:
     """Handle ``contextfold prompt``."""
     args = ctx.args
     counter_from_args(args)  # a bad --counter fails before any file is read
-    base = _read_base(args.base_file) if args.base_file is not None else args.base
-    report = prompt_report(str(args.directory), base, list(args.extra), args.counter)
+    if args.base_file is not None:
+        base = read_user_text(ctx, args.base_file, what="--base-file")
+    else:
+        base = _argument_text(args.base, "--base")
+    extras = [_argument_text(extra, "--extra") for extra in args.extra]
+    report = prompt_report(str(args.directory), base, extras, args.counter)
     if args.json:
         write_json(ctx, report)
         return 0

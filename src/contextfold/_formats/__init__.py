@@ -2,7 +2,7 @@
 
 Each direction is a plain function over plain dicts; `to_canonical` and
 `render` dispatch on a `ProviderName`. Round trips are exact except for the
-normalizations listed in ``docs/readme/formats.md``.
+normalizations listed in ``docs/formats.md``.
 """
 
 from __future__ import annotations

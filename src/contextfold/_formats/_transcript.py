@@ -11,11 +11,9 @@ Writing gives back the same kind of document, atomically.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
@@ -23,6 +21,14 @@ from typing import Any, Literal, TypeAlias
 from contextfold._errors import InputError, UnknownFormatError
 from contextfold._formats import ProviderName, detect_format, render, to_canonical, tools_from
 from contextfold._formats._common import type_name
+from contextfold._formats._files import (
+    DEFAULT_MAX_INPUT_BYTES,
+    STDIN,
+    decode_utf8,
+    escape_surrogates,
+    read_input,
+    write_bytes_atomic,
+)
 from contextfold._messages import Message, ToolSpec
 
 __all__ = [
@@ -32,6 +38,8 @@ __all__ = [
     "load_transcript",
     "load_transcripts",
     "parse_transcripts",
+    "read_transcript_bytes",
+    "transcripts_from_bytes",
     "write_text_atomic",
 ]
 
@@ -78,39 +86,40 @@ class Transcript:
 # ---------------------------------------------------------------------------------------------- reading
 
 
-def load_transcripts(path: str | os.PathLike[str]) -> list[Transcript]:
-    """Read every conversation in a transcript file.
+def load_transcripts(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES) -> list[Transcript]:
+    """Read every conversation in a transcript file (gzip-compressed too; ``-`` reads standard input).
 
     Raises `InputError` for bytes that are not UTF-8 (with byte offset and
     line), an empty file, malformed JSON or JSONL, or a document that is not a
-    transcript, or a file that cannot be read (missing, a directory, no
-    permission; the `OSError` is kept as ``__cause__``).
+    transcript, or a file that cannot be read (missing, no permission; the
+    `OSError` is kept as ``__cause__``), is not a regular file (a FIFO, a
+    device, a directory), or holds (or decompresses to) more than
+    ``max_bytes``. See `contextfold._formats._files.read_input`.
     """
-    source = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", source=source) from exc
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        start = exc.start
-        line = data.count(b"\n", 0, start) + 1
-        column = start - (data.rfind(b"\n", 0, start) + 1) + 1
-        raise InputError(
-            f"not UTF-8 text: invalid byte 0x{data[start]:02x} at byte offset {start}",
-            source=source,
-            line=line,
-            column=column,
-        ) from None
-    return parse_transcripts(text, source=source)
+    return transcripts_from_bytes(read_transcript_bytes(path, max_bytes=max_bytes), source=_source(path))
+
+
+def read_transcript_bytes(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_INPUT_BYTES, limit_name: str = "max_bytes"
+) -> bytes | bytearray:
+    """The bytes of a transcript file, bounded, gzip decompressed: how every reader of transcripts reads one."""
+    return read_input(path, max_bytes=max_bytes, decompress=True, limit_name=limit_name)
+
+
+def transcripts_from_bytes(data: bytes | bytearray, *, source: str) -> list[Transcript]:
+    """Parse the (decompressed) bytes of a transcript file; bytes that are not UTF-8 are an `InputError`."""
+    return parse_transcripts(decode_utf8(data, source=source), source=source)
+
+
+def _source(path: str | os.PathLike[str]) -> str:
+    name = os.fspath(path)
+    return "<stdin>" if name == STDIN else name
 
 
 def load_transcript(path: str | os.PathLike[str], *, conversation: int | str | None = None) -> Transcript:
     """Read one conversation: by 0-based index, by its ``id``, or the only one in the file."""
     transcripts = load_transcripts(path)
-    return pick_conversation(transcripts, conversation, source=os.fspath(path))
+    return pick_conversation(transcripts, conversation, source=_source(path))
 
 
 def pick_conversation(transcripts: Sequence[Transcript], conversation: int | str | None, *, source: str) -> Transcript:
@@ -310,7 +319,7 @@ def dump_transcripts(transcripts: Sequence[Transcript]) -> str:
     doc = transcript_document(t)
     if t.shape == "jsonl" and isinstance(doc, list):
         return "".join(_line(m) for m in doc)
-    return json.dumps(doc, ensure_ascii=False, indent=t.indent) + "\n"
+    return escape_surrogates(json.dumps(doc, ensure_ascii=False, indent=t.indent)) + "\n"
 
 
 def _as_object(doc: Any) -> Any:
@@ -318,30 +327,15 @@ def _as_object(doc: Any) -> Any:
 
 
 def _line(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) + "\n"
+    return escape_surrogates(json.dumps(value, ensure_ascii=False)) + "\n"
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` (UTF-8) so that readers see the old file or the new one, never half of it.
 
     A temporary file in the same directory is written, fsynced and renamed over
-    the target; an existing file keeps its permission bits, a new one gets 0o644.
+    the target; an existing file keeps its permission bits, a new one gets
+    0o644. A target that is not a regular file (a symlink, FIFO, device) is
+    refused (`InputError`); see `contextfold._formats._files.OutputFile`.
     """
-    target = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(target) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            mode = os.stat(target).st_mode & 0o7777
-        except FileNotFoundError:
-            mode = 0o644  # not 0o666 & ~umask: reading the umask means changing it, which races threads
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    write_bytes_atomic(path, text.encode("utf-8"))

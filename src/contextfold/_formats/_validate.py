@@ -333,17 +333,18 @@ def _check_call_ids(messages: Sequence[Message], provider: Provider) -> list[Pro
 # --- tool pairing ------------------------------------------------------------------------------
 
 
-def _calls_before(messages: Sequence[Message]) -> list[dict[str, _Call]]:
-    """For each index, the first call per id made strictly before it (shared dicts, read-only use)."""
-    seen: dict[str, _Call] = {}
-    out: list[dict[str, _Call]] = []
+def _first_calls(messages: Sequence[Message]) -> dict[str, _Call]:
+    """The first call made per id (linear: one dict for the whole conversation).
+
+    The first call with an id made strictly before index ``i`` is this call when
+    its index is below ``i``, else there is none: no per-index copies needed.
+    """
+    first: dict[str, _Call] = {}
     for i, message in enumerate(messages):
-        out.append(seen)
-        if message.role == "assistant" and message.tool_calls:
-            seen = dict(seen)
+        if message.role == "assistant":
             for call in message.tool_calls:
-                seen.setdefault(call.id, _Call(i, call))
-    return out
+                first.setdefault(call.id, _Call(i, call))
+    return first
 
 
 def _result_blocks(message: Message) -> list[ToolResultBlock]:
@@ -356,7 +357,7 @@ class _Pairing:
     def __init__(self, messages: Sequence[Message], provider: Provider) -> None:
         self.messages = messages
         self.provider = provider
-        self.before = _calls_before(messages)
+        self.first_calls = _first_calls(messages)
         self.problems: list[Problem] = []
         roles = ("tool",) if provider == "openai" else ("tool", "user")
         self.last_result: dict[str, int] = {}
@@ -391,8 +392,8 @@ class _Pairing:
             else:
                 group.answered.add(block.call_id)
             return
-        earlier = self.before[result.index].get(block.call_id)
-        if earlier is None:
+        earlier = self.first_calls.get(block.call_id)
+        if earlier is None or earlier.index >= result.index:
             self.problems.append(
                 Problem(
                     code="orphan_tool_result",

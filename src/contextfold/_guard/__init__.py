@@ -2,7 +2,7 @@
 
 Redacts credentials and bulky noise, defangs prompt-injection patterns after
 Unicode folding, and fences tool output in an untrusted-content block. See
-``docs/readme/guard.md`` for what it catches and what it does not.
+``docs/guard.md`` for what it catches and what it does not.
 """
 
 from contextfold._guard._fence import Fence
