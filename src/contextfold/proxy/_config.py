@@ -88,6 +88,12 @@ class ProxyConfig:
     """Session store and workspace (offloaded content) live here."""
     store: SessionStore | None = None
     """A session store to use instead of the SQLite file in `state_dir` (embedding, other backends)."""
+    store_url: str | None = None
+    """``--store``: ``sqlite:///PATH``, ``redis://HOST:PORT/DB``, ``postgresql://...``; None: SQLite in `state_dir`."""
+    workspace_url: str | None = None
+    """``--workspace-url``: offloaded content in an object store (``s3://BUCKET/PREFIX``, ``file:///DIR``, ...)."""
+    retention: float | None = 7 * 24 * 3600.0
+    """Seconds a shared store keeps an idle session (Redis TTL, Postgres purge); None keeps everything."""
     host: str = "127.0.0.1"
     port: int = 8787
     auth_token: str | None = None
@@ -131,6 +137,25 @@ class ProxyConfig:
             if not isinstance(size, int) or size < 1000:
                 raise ConfigError(f"ProxyConfig.windows[{prefix!r}]: must be at least 1000 tokens (got {size!r})")
         object.__setattr__(self, "state_dir", Path(self.state_dir))
+        if self.store_url is not None:
+            from contextfold._stores import STORE_SCHEMES
+
+            scheme = self.store_url.partition("://")[0].lower().split("+")[0]
+            if "://" not in self.store_url or scheme not in STORE_SCHEMES:
+                raise ConfigError(
+                    "ProxyConfig.store_url: use sqlite:///PATH, redis://HOST:PORT/DB or postgresql://USER@HOST/DB "
+                    f"(got {self.store_url.partition('@')[2] or self.store_url!r})"
+                )
+        if self.workspace_url is not None:
+            from contextfold._workspace._object import is_object_url
+
+            if not is_object_url(self.workspace_url):
+                raise ConfigError(
+                    "ProxyConfig.workspace_url: use s3://BUCKET/PREFIX, gs://BUCKET/PREFIX, az://ACCOUNT/CONTAINER, "
+                    f"file:///ABSOLUTE/DIR or memory:/// (got {self.workspace_url!r})"
+                )
+        if self.retention is not None and not self.retention >= 1:
+            raise ConfigError(f"ProxyConfig.retention: must be at least 1 second, or None (got {self.retention!r})")
 
     def window_for(self, model: str | None) -> int:
         """The window of ``model``: `window` if set, else the longest matching prefix, else `default_window`."""
