@@ -23,6 +23,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -326,3 +327,31 @@ def _psql(server: Server, sql: str) -> None:
     )
     if done.returncode != 0:
         raise RuntimeError(f"psql {sql!r} failed: {done.stderr.decode(errors='replace')[-300:]}")
+
+
+def make_bucket(s3: Server) -> str:
+    """A new bucket on the moto server; its name."""
+    import boto3
+
+    name = f"cf-{uuid.uuid4().hex[:16]}"
+    client = boto3.client(
+        "s3",
+        endpoint_url=s3.url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    client.create_bucket(Bucket=name)
+    return name
+
+
+def bucket_keys(s3: Server, bucket: str) -> list[str]:
+    import boto3
+
+    client = boto3.client(
+        "s3", endpoint_url=s3.url, region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
+    keys: list[str] = []
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+        keys += [item["Key"] for item in page.get("Contents", [])]
+    return sorted(keys)

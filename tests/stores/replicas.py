@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,34 +105,6 @@ def start_replicas(n: int, folder: Path, upstream: str, **settings: Any) -> list
             r.stop()
         raise
     return replicas
-
-
-def make_bucket(s3: servers.Server) -> str:
-    """A new bucket on the moto server; its name."""
-    import boto3
-
-    name = f"cf-{uuid.uuid4().hex[:16]}"
-    client = boto3.client(
-        "s3",
-        endpoint_url=s3.url,
-        region_name="us-east-1",
-        aws_access_key_id="testing",
-        aws_secret_access_key="testing",
-    )
-    client.create_bucket(Bucket=name)
-    return name
-
-
-def bucket_keys(s3: servers.Server, bucket: str) -> list[str]:
-    import boto3
-
-    client = boto3.client(
-        "s3", endpoint_url=s3.url, region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
-    )
-    keys: list[str] = []
-    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        keys += [item["Key"] for item in page.get("Contents", [])]
-    return sorted(keys)
 
 
 def _output(turn: int) -> str:

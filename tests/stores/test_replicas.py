@@ -19,9 +19,7 @@ import httpx2
 import pytest
 from replicas import (
     Sent,
-    bucket_keys,
     drive,
-    make_bucket,
     session_requests,
     start_replicas,
     stop_all,
@@ -52,7 +50,7 @@ class Workspace:
 
 @pytest.fixture(scope="module")
 def workspace(s3_server: servers.Server) -> Workspace:
-    bucket = make_bucket(s3_server)
+    bucket = servers.make_bucket(s3_server)
     return Workspace(f"s3://{bucket}/offloaded", bucket, dict(s3_server.env))
 
 
@@ -123,7 +121,9 @@ def test_three_replicas_forward_what_one_replica_forwards(
     assert differ == [], f"requests {differ} reached the upstream differently than through one replica"
     assert [s.compacted for s in sent] == [s.compacted for s in reference.sent]  # one compaction each time
     assert len({s.session for s in sent}) == 1
-    offloaded = [k for k in bucket_keys(s3_server, workspace.bucket) if "/tool_results/" in k and "/index/" not in k]
+    offloaded = [
+        k for k in servers.bucket_keys(s3_server, workspace.bucket) if "/tool_results/" in k and "/index/" not in k
+    ]
     assert offloaded, "the session cut no tool output: the bucket would not be exercised"
     assert len(offloaded) == len(set(offloaded))
 

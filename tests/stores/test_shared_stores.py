@@ -285,5 +285,5 @@ async def test_postgres_outage_raises_then_recovers_on_the_same_pool(own_postgre
 
 async def test_sqlite_check_is_a_ping(tmp_path: object) -> None:
     store = open_store(f"sqlite://{tmp_path}/state.sqlite3")
-    assert await check_store(store) == "SQLiteStore answers"
+    assert await check_store(store) == f"sqlite {tmp_path}/state.sqlite3 answers"
     await store.aclose()

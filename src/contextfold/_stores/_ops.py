@@ -47,7 +47,8 @@ async def check_store(store: SessionStore) -> str:
     if isinstance(store, OperableStore):
         return await store.check()
     await store.ping()
-    return f"{type(store).__name__} answers"
+    where = getattr(store, "path", None)
+    return f"sqlite {where} answers" if where is not None else f"{type(store).__name__} answers"
 
 
 def parse_duration(text: str, *, name: str = "--retention") -> float | None:

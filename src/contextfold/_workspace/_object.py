@@ -37,7 +37,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
@@ -94,19 +94,26 @@ class ObjectRoot:
         parts = urlsplit(url)
         settings: dict[str, Any] = dict(options or {})
         scheme = parts.scheme.lower()
+        self.attributes = scheme != "file"
+        """Whether objects carry attributes (a Content-Type); a local folder has none."""
         if scheme == "file":
-            if not parts.path.startswith("/"):
+            if parts.netloc or not parts.path.startswith("/"):
                 raise ConfigError(f"workspace URL {url!r}: use file:///ABSOLUTE/DIR (three slashes)")
             Path(parts.path).mkdir(parents=True, exist_ok=True)
             settings.setdefault("mkdir", True)
-        elif scheme not in ("memory",):
+        elif scheme != "memory":
+            # Bounded waits: an unreachable store is a WorkspaceError within seconds (the proxy then fails open),
+            # not obstore's default of retrying for three minutes.
+            client: dict[str, Any] = {"connect_timeout": timedelta(seconds=5), "timeout": timedelta(seconds=60)}
             endpoint = os.environ.get("AWS_ENDPOINT_URL") or os.environ.get("AWS_ENDPOINT") or ""
             if scheme in ("s3", "s3a") and endpoint.startswith("http://"):
-                settings.setdefault("client_options", {"allow_http": True})
+                client["allow_http"] = True  # a local S3-compatible server (MinIO, moto)
+            settings["client_options"] = {**client, **settings.get("client_options", {})}
+            settings.setdefault("retry_config", {"max_retries": 2, "retry_timeout": timedelta(seconds=10)})
         try:
             self.store: Any = from_url(url, **settings)
         except Exception as exc:  # obstore raises its own errors for bad URLs and settings
-            raise ConfigError(f"workspace URL {url!r}: {exc}") from exc
+            raise ConfigError(f"workspace URL {url!r}: {_reason(exc)}") from exc
 
     def workspace(self, owner: str) -> ObjectWorkspace:
         """The workspace of one owner (a proxy tenant): the folder ``OWNER/`` under the prefix."""
@@ -206,7 +213,7 @@ class ObjectWorkspace:
         from obstore.exceptions import AlreadyExistsError, NotSupportedError, PreconditionError
 
         key = self._key(rel)
-        attributes = {"Content-Type": media_type} if media_type else None
+        attributes = {"Content-Type": media_type} if media_type and self.root.attributes else None
         try:
             await self._obs.put_async(self._store, key, data, mode="create", attributes=attributes)
             return True

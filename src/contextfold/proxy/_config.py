@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from contextfold._errors import ConfigError
+from contextfold._stores._ops import DEFAULT_RETENTION
 
 if TYPE_CHECKING:
     from contextfold._stores import SessionStore
@@ -92,7 +93,7 @@ class ProxyConfig:
     """``--store``: ``sqlite:///PATH``, ``redis://HOST:PORT/DB``, ``postgresql://...``; None: SQLite in `state_dir`."""
     workspace_url: str | None = None
     """``--workspace-url``: offloaded content in an object store (``s3://BUCKET/PREFIX``, ``file:///DIR``, ...)."""
-    retention: float | None = 7 * 24 * 3600.0
+    retention: float | None = DEFAULT_RETENTION
     """Seconds a shared store keeps an idle session (Redis TTL, Postgres purge); None keeps everything."""
     host: str = "127.0.0.1"
     port: int = 8787
