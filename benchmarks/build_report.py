@@ -29,6 +29,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
     ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
+    ("scale", "Scale-out", "#16", "shared stores side by side: added latency, replicas' throughput, identical bytes"),
 )
 
 HEADER = """# Benchmarks

@@ -201,12 +201,14 @@ class PostgresStore:
             text = self._sa.text
             async with self._engine.begin() as conn:
                 await conn.execute(text("SELECT pg_advisory_xact_lock(:id)"), {"id": _LOCK_ID})
-                await conn.execute(
-                    text(
-                        "CREATE TABLE IF NOT EXISTS contextfold_schema (version INTEGER PRIMARY KEY, "
-                        "description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+                exists = (await conn.execute(text("SELECT to_regclass('contextfold_schema') IS NOT NULL"))).scalar()
+                if not exists:  # DDL only when something is missing: a role without CREATE runs a migrated schema
+                    await conn.execute(
+                        text(
+                            "CREATE TABLE contextfold_schema (version INTEGER PRIMARY KEY, "
+                            "description TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())"
+                        )
                     )
-                )
                 current = (await conn.execute(text("SELECT max(version) FROM contextfold_schema"))).scalar() or 0
                 if current > SCHEMA_VERSION:
                     raise StoreError(_newer(self.url, current))

@@ -216,11 +216,20 @@ class Engine:
         head: list[Any],
         client: list[Any],
     ) -> Outcome:
-        hashes = [message_hash(m) for m in client]
-        chains = [""]
-        for h in hashes:
-            chains.append(chain_hash(chains[-1], h))
-        record = await self.store.get_lineage(tenant, session, lineage)
+        # The record's read is sent first and answered while the messages are hashed: with a network store
+        # (Redis, PostgreSQL) its round trip overlaps the one CPU-heavy step instead of following it.
+        reading = asyncio.ensure_future(self.store.get_lineage(tenant, session, lineage))
+        await asyncio.sleep(0)  # let the read go out on the wire
+        try:
+            hashes = [message_hash(m) for m in client]
+            chains = [""]
+            for h in hashes:
+                chains.append(chain_hash(chains[-1], h))
+        except BaseException:
+            reading.cancel()
+            reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved"
+            raise
+        record = await reading
         base = record or LineageRecord(tenant=tenant, session=session, lineage=lineage)
         matched = bool(
             record is not None and 0 < record.covered < len(client) and chains[record.covered] == record.covered_hash
