@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-dev
 CORE_STAMP := $(VENV)/.installed-core
 DOCS_STAMP := $(VENV)/.installed-docs
 
-.PHONY: demo test lint typecheck docs bench clean
+.PHONY: demo test e2e lint typecheck docs bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,17 @@ typecheck: $(STAMP)
 
 test: lint typecheck
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
+
+# End to end: the real Claude Code and Codex CLI (pinned in tests/e2e/agents.py), installed from npm on first use
+# into a cache outside the repository, run against scripted upstreams, direct and through `contextfold proxy`.
+# Missing clients or (once src/contextfold/proxy/ exists) a proxy that does not start fail the target.
+E2E_CLIENTS ?= $(or $(CONTEXTFOLD_E2E_CLIENTS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contextfold-e2e)
+E2E_REQUIRE_PROXY ?= auto
+
+e2e: $(STAMP)
+	$(BIN)/python tests/e2e/install_clients.py --cache "$(E2E_CLIENTS)"
+	CONTEXTFOLD_E2E_CLIENTS="$(E2E_CLIENTS)" CONTEXTFOLD_E2E_REQUIRE=1 CONTEXTFOLD_E2E_REQUIRE_PROXY=$(E2E_REQUIRE_PROXY) \
+		$(BIN)/python -m pytest tests/e2e -m e2e -p no:cacheprovider -rs
 
 # The documentation site (docs/, mkdocs.yml): every warning is an error. Output in site/ (not committed).
 docs: $(DOCS_STAMP)

@@ -206,9 +206,9 @@ def report(results: dict[str, dict[str, Any]], turns: int, command: str) -> str:
     lines += [
         "",
         "Reading: with real usage (the default) the client's body grows all session (it never compacts) and the "
-        "proxy's cost grows with it, linearly (the ms per MB stays flat from the first to the last fifth); with "
-        "virtual usage the client compacts itself near its own threshold, so its bodies stay bounded, at the price "
-        "of its own summarization call and a history the client rewrote.",
+        "proxy's cost grows with it, linearly (the ms per MB stays flat from the second to the last fifth of the "
+        "session); with virtual usage the client compacts itself near its own threshold, so its bodies stay "
+        "bounded, at the price of its own summarization call and a history the client rewrote.",
         "",
     ]
     return "\n".join(lines)

@@ -24,10 +24,12 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
-    ("guard", "Guard", "#6", "recall and false-positive rate per category, throughput, fence cost"),
+    ("guard", "Guard", "#6, #14", "recall, false positives (tune, eval, eval2), throughput side by side, learned"),
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
+    ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
+    ("import", "Import time", "#13", "`import contextfold` in a fresh process against its dependencies"),
     ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
     ("scale", "Scale-out", "#16", "shared stores side by side: added latency, replicas' throughput, identical bytes"),
 )

@@ -40,18 +40,17 @@ from typing import Any
 
 from contextfold._cli._compact import compact_transcript
 from contextfold._config import ContextConfig
-from contextfold._context import REATTACHED_META_VALUE, CompactionReport
+from contextfold._context import CompactionReport
 from contextfold._formats import render
 from contextfold._formats._transcript import Transcript, load_transcripts
 from contextfold._formats._validate import validate
+from contextfold._markers import REATTACHED_MARKER, SUMMARY_MARKER, is_placeholder_text, is_summary, marker
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import count_messages, count_tools
 from contextfold._tokens._factory import make_counter
 from contextfold._workspace._codec import messages_to_jsonl
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE
-from contextfold.compaction._plan import PLACEHOLDER_META_VALUE
 
 CORPUS = "/work/shared/corpus/dev"
 PROVIDERS = ("openai", "anthropic")
@@ -79,14 +78,14 @@ def same(a: Sequence[Message], b: Sequence[Message]) -> bool:
 
 def made_by_us(message: Message) -> bool:
     """A message contextfold wrote (summary, re-attached notes): not part of the input."""
-    return message.meta.get(SUMMARY_META_KEY) in (SUMMARY_META_VALUE, REATTACHED_META_VALUE)
+    return marker(message.meta) in (SUMMARY_MARKER, REATTACHED_MARKER)
 
 
 def rewritten(message: Message) -> bool:
     """A kept message rewritten in place (a result cleared or deduplicated to a placeholder)."""
     for block in message.content:
         inner = block.content if isinstance(block, ToolResultBlock) else (block,)
-        if any(isinstance(b, TextBlock) and b.meta.get(SUMMARY_META_KEY) == PLACEHOLDER_META_VALUE for b in inner):
+        if any(is_placeholder_text(b) for b in inner):
             return True
     return False
 
@@ -179,7 +178,7 @@ def rebuild(
     seen_summary = False
     for message in output:
         if made_by_us(message):
-            seen_summary = seen_summary or message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE
+            seen_summary = seen_summary or is_summary(message)
             continue
         if rewritten(message):
             if not originals:

@@ -27,7 +27,10 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# The shared folder sits next to the main checkout (``/work/main`` -> ``/work/shared``); a worktree one level deeper
+# (``/work/wt/NAME``) finds it one level up.
+_CANDIDATES = (ROOT.parent / "shared", ROOT.parent.parent / "shared")
+SHARED = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0])
 
 _GUARD = r"""
 import glob, json, sys

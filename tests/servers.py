@@ -341,7 +341,10 @@ def make_bucket(s3: Server) -> str:
         aws_access_key_id="testing",
         aws_secret_access_key="testing",
     )
-    client.create_bucket(Bucket=name)
+    try:
+        client.create_bucket(Bucket=name)
+    finally:
+        client.close()  # its connection pool: an open socket left to the garbage collector is a ResourceWarning
     return name
 
 
@@ -352,6 +355,9 @@ def bucket_keys(s3: Server, bucket: str) -> list[str]:
         "s3", endpoint_url=s3.url, region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
     )
     keys: list[str] = []
-    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket):
-        keys += [item["Key"] for item in page.get("Contents", [])]
+    try:
+        for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+            keys += [item["Key"] for item in page.get("Contents", [])]
+    finally:
+        client.close()
     return sorted(keys)

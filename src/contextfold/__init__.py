@@ -8,7 +8,7 @@ HTTP client, and prints nothing.
 """
 
 from contextfold._agent._loop import Agent, AgentEvent, AgentResult
-from contextfold._agent._replay import ReplayModel, ReplayTools, replay
+from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
 from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
 from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
@@ -71,6 +71,7 @@ from contextfold._messages import (
     ToolResultBlock,
     ToolSpec,
 )
+from contextfold._public import publish as _publish
 from contextfold._runtime._hints import Clock, ContextUsage, HintConfig, SystemClock, Task, inject_hint, plan_hint
 from contextfold._runtime._layers import DiscoveredLayers, SystemPromptBuilder, discover
 from contextfold._runtime._read_cache import ReadCache
@@ -149,6 +150,7 @@ __all__ = [
     "ReadCache",
     "RedactedThinkingBlock",
     "RedactionResult",
+    "ReplayExhausted",
     "ReplayModel",
     "ReplayTools",
     "RequestPause",
@@ -215,3 +217,5 @@ __all__ = [
     "tools_to_openai",
     "validate",
 ]
+
+_publish(__name__, globals(), __all__)

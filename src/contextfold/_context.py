@@ -29,7 +29,6 @@ the prefix sent last time is sent again byte for byte (`Prepared.cache`).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,6 +38,16 @@ from typing import Any, Literal
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError, InputError
+from contextfold._formats._providers import ProviderName
+from contextfold._guard import Fence, GuardConfig
+from contextfold._markers import (
+    INSTRUCTIONS_TAG,
+    MARKER_KEY,
+    OPEN_TASKS_HEADER,
+    PINNED_HEADER,
+    REATTACH_HEADER,
+    REATTACHED_MARKER,
+)
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
 from contextfold._runtime._hints import (
     Clock,
@@ -50,23 +59,21 @@ from contextfold._runtime._hints import (
 )
 from contextfold._runtime._layers import PromptFile, SystemPromptBuilder
 from contextfold._runtime._read_cache import ReadCache
-from contextfold._tokens._counting import TokenCounter, TokenTally, count_messages, count_tools
+from contextfold._tokens._counting import TokenCounter, TokenTally, count_tools
+from contextfold._tool_results import admit_tool_message
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold._workspace._split import offload_oversized_result
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, last_user_index
-from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
+from contextfold.compaction._boundaries import last_user_index, leading_system_count
+from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
 from contextfold.compaction._loop_guard import LoopGuard, floor_error
-from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy
+from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, PlanFunction, as_strategy, plan_async
 
 __all__ = ["REATTACHED_META_VALUE", "CacheReport", "CompactionReport", "Context", "ContextEvent", "Prepared"]
 
-REATTACHED_META_VALUE = "reattached"
-"""``meta[SUMMARY_META_KEY]`` of the message re-attached after a summary."""
-REATTACH_HEADER = "Re-attached after the summary above; these still apply:"
+REATTACHED_META_VALUE = REATTACHED_MARKER
+"""Old name of `contextfold._markers.REATTACHED_MARKER` (the re-attached message's texts live there too)."""
 
-ProviderName = Literal["openai", "anthropic"]
-EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning"]
+EventKind = Literal["compaction", "compaction_failed", "hint", "offload", "cache_warning", "guard", "tool_result"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -299,33 +306,47 @@ class Context:
         for message in messages:
             self.append(message, provider=provider)
 
-    async def append_tool_result(self, message: Message) -> list[OffloadRef]:
-        """Append a tool message after splitting results over ``config.result_limit`` (rest offloaded).
+    async def append_tool_result(
+        self,
+        message: Message | Mapping[str, Any],
+        *,
+        provider: ProviderName | None = None,
+        guard: GuardConfig | None = None,
+        fence: Fence | None = None,
+    ) -> list[OffloadRef]:
+        """Append a tool message through the tool-result path; return what was offloaded.
 
+        ``message`` is a canonical tool message or a provider dict, as `append` takes them (an OpenAI
+        ``{"role": "tool", ...}`` message, an Anthropic user message with ``tool_result`` blocks; text beside the
+        results is appended after them, as `append` does). Each result is guarded (with ``guard``: redaction and
+        injection defanging per its mode, and the ``fence`` when its ``fence`` flag is on), split when over
+        ``config.result_limit`` (the rest offloaded to the workspace, named by a notice), fenced, counted once
+        and appended (`contextfold._tool_results`). Emits ``guard``, ``offload`` and ``tool_result`` events.
         If the workspace write fails, `WorkspaceError` propagates and nothing is appended.
         """
-        if message.role != "tool":
-            raise InputError(f"append_tool_result takes a tool message, got role {message.role!r}")
-        if count_messages(self.counter, (message,)) <= self.config.result_limit:
-            # Every result fits (a block never costs more than its message): no split, and the count is
-            # cached on the message for the append below.
-            self.append(message)
-            return []
+        index = len(self._messages)
+        coerced = self._coerce(message, provider, index)
+        if not any(m.role == "tool" for m in coerced):
+            role = coerced[0].role if coerced else "empty"
+            raise InputError(f"append_tool_result takes a tool message (tool results), got role {role!r}")
+        for m in coerced:  # refuse an orphan result before anything is offloaded
+            self._check_pairing(m)
         refs: list[OffloadRef] = []
-        blocks: list[ToolResultBlock] = []
-        for block in message.tool_results:
-            kept, ref = await offload_oversized_result(
-                block, limit=self.config.result_limit, counter=self.counter, offloader=self.workspace
+        for m in coerced:
+            if m.role != "tool":
+                self.append(m)
+                continue
+            admitted = await admit_tool_message(
+                m,
+                limit=self.config.result_limit,
+                counter=self.counter,
+                offloader=self.workspace,
+                guard=guard,
+                fence=fence,
+                on_event=self._emit,
             )
-            blocks.append(kept)
-            if ref is not None:
-                refs.append(ref)
-        if refs:
-            message = message.replace(content=tuple(blocks))
-            self._emit("offload", refs)
-        elif any(k is not b for k, b in zip(blocks, message.tool_results, strict=True)):
-            message = message.replace(content=tuple(blocks))
-        self.append(message)
+            self.append(admitted.message)  # its count is cached: the tally does not count it again
+            refs.extend(admitted.refs)
         return refs
 
     def pin(self, item: Message | str) -> Message:
@@ -487,12 +508,7 @@ class Context:
     async def _plan(
         self, messages: Sequence[Message], config: ContextConfig, attachment: Message | None
     ) -> CompactionPlan | None:
-        aplan = getattr(self.strategy, "aplan", None)
-        result: CompactionPlan | None
-        if aplan is not None and inspect.iscoroutinefunction(aplan):
-            result = await aplan(messages, counter=self.counter, config=config)
-        else:
-            result = self.strategy.plan(messages, counter=self.counter, config=config)
+        result = await plan_async(self.strategy, messages, counter=self.counter, config=config)
         if result is not None and result.compacted and attachment is not None:
             result = result.with_attachments((attachment,), self.counter)
         return result
@@ -520,20 +536,20 @@ class Context:
         """The message re-attached after a summary: project instructions, pinned messages, open tasks."""
         parts: list[str] = []
         if self.instructions:
-            parts.append(f"<project-instructions>\n{self.instructions}\n</project-instructions>")
+            parts.append(f"<{INSTRUCTIONS_TAG}>\n{self.instructions}\n</{INSTRUCTIONS_TAG}>")
         pins = [p.text.strip() for p in self._pins if p.text.strip()]
         if pins:
-            parts.append("Pinned:\n" + "\n".join(f"- {p}" for p in pins))
+            parts.append(f"{PINNED_HEADER}\n" + "\n".join(f"- {p}" for p in pins))
         tasks = [t for t in self._open_tasks if t.open]
         if tasks:
             parts.append(
-                "Open tasks:\n"
+                f"{OPEN_TASKS_HEADER}\n"
                 + "\n".join(f"- [{t.status}] {t.subject}" + (f" (id {t.id})" if t.id else "") for t in tasks)
             )
         if not parts:
             return None
         text = REATTACH_HEADER + "\n\n" + "\n\n".join(parts)
-        return Message.text_message("user", text, meta={SUMMARY_META_KEY: REATTACHED_META_VALUE})
+        return Message.text_message("user", text, meta={MARKER_KEY: REATTACHED_MARKER})
 
     def _floor(self, attachment: Message | None) -> dict[str, int]:
         """What no compaction can remove, in tokens."""

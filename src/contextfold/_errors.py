@@ -11,22 +11,40 @@ Families are grouped by who has to react::
     ├── WorkspaceError                      offload storage failed (disk full, read-only, ...)
     │   └── PathRefusedError (also ValueError)  a read-back path escapes the workspace
     ├── SummarizerError                     a summary model failed or returned garbage
-    └── MissingExtraError (also ImportError) an optional dependency is not installed
+    ├── MissingExtraError (also ImportError) an optional dependency is not installed
+    ├── ModelError                          a provider call failed (the SDK error is ``__cause__``)
+    │   ├── ContextLengthExceeded           the provider says the prompt is longer than its window
+    │   └── ReplayExhausted                 a replayed model was asked for a turn it did not record
+    ├── ToolError                           raised by a tool: its message becomes the error result
+    ├── ChannelFullError                    the steering channel is full; send again after the next drain
+    └── StoreError                          the proxy's session store cannot be reached (it forwards unchanged)
 
+Every class is defined here (the ground floor), so any layer can raise or catch any of them; each is also
+importable from the module that raises it. Errors pickle with their fields (they cross process boundaries).
 Foreign errors (OS, SDKs) are translated at the edge and kept as ``__cause__``.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
 __all__ = [
     "BudgetError",
+    "ChannelFullError",
     "ConfigError",
+    "ContextLengthExceeded",
     "ContextOverflowError",
     "ContextfoldError",
     "InputError",
     "MissingExtraError",
+    "ModelError",
     "PathRefusedError",
+    "ReplayExhausted",
+    "StoreError",
     "SummarizerError",
+    "ToolError",
     "UnknownFormatError",
     "WorkspaceError",
     "looks_like_context_length",
@@ -64,6 +82,10 @@ class InputError(ContextfoldError):
         self.column = column
         self.message_index = message_index
         super().__init__(self._render())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {"source": self.source, "line": self.line, "column": self.column, "message_index": self.message_index}
+        return (_rebuild, (type(self), (self.reason,), fields), self.__dict__)
 
     def _render(self) -> str:
         where: list[str] = []
@@ -112,6 +134,9 @@ class ContextOverflowError(BudgetError):
         self.budget = budget
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.args, {"floor": self.floor, "budget": self.budget}), self.__dict__)
+
 
 class WorkspaceError(ContextfoldError):
     """Writing to or reading from the workspace failed; the context was left unchanged."""
@@ -133,6 +158,62 @@ class MissingExtraError(ContextfoldError, ImportError):
         self.extra = extra
         self.package = package
         super().__init__(f"{feature} needs the '{package}' package: pip install 'contextfold[{extra}]'")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.feature, self.extra, self.package), self.__dict__)
+
+
+class ModelError(ContextfoldError):
+    """A provider call failed after the SDK's own retries; the SDK exception is ``__cause__``."""
+
+    def __init__(self, message: str, *, provider: str, status_code: int | None = None) -> None:
+        self.provider = provider
+        self.status_code = status_code
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        fields = {"provider": self.provider, "status_code": self.status_code}
+        return (_rebuild, (type(self), self.args, fields), self.__dict__)
+
+
+class ContextLengthExceeded(ModelError):
+    """The provider rejected the request because the prompt exceeds the model's context length.
+
+    The agent loop catches this, compacts once, and retries.
+    """
+
+
+class ReplayExhausted(ModelError):
+    """The replay model was asked for a turn after the last recorded one."""
+
+
+class ToolError(ContextfoldError):
+    """Raise from a tool to give the model exactly this message as an error result (no exception type)."""
+
+
+class ChannelFullError(ContextfoldError):
+    """The steering channel holds ``capacity`` messages the agent has not drained yet.
+
+    ``waiting`` are those messages; each names its kind by its class's ``label`` (``"follow-up"``, ...).
+    """
+
+    def __init__(self, capacity: int, waiting: Sequence[object]) -> None:
+        self.capacity = capacity
+        self.waiting = tuple(waiting)
+        counts = Counter(str(getattr(m, "label", type(m).__name__)) for m in self.waiting)
+        summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
+        super().__init__(
+            f"steering channel is full (capacity {capacity}; waiting: {summary}); "
+            "the agent drains it before its next model call, try again then"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.capacity, self.waiting), self.__dict__)
+
+
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], fields: dict[str, Any]) -> BaseException:
+    """Unpickle an error whose ``__init__`` takes keyword fields (``BaseException`` pickles ``args`` only)."""
+    return cls(*args, **fields)
 
 
 _CONTEXT_NEEDLES = (
@@ -156,3 +237,7 @@ def looks_like_context_length(*texts: str | None) -> bool:
     """
     joined = " ".join(t for t in texts if t).lower()
     return any(needle in joined for needle in _CONTEXT_NEEDLES)
+
+
+class StoreError(ContextfoldError):
+    """The session store cannot be reached, read or written (the proxy forwards the request unchanged)."""

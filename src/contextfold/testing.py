@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from contextfold._messages import Message
+from contextfold._public import publish as _publish
 from contextfold._runtime._hints import FixedClock
 
 __all__ = ["FixedClock", "FunctionSummaryModel", "ScriptedSummaryModel"]
@@ -56,3 +57,6 @@ class FunctionSummaryModel:
 
 
 SummaryFunction = Callable[[Sequence[Message], Mapping[str, Any]], Awaitable[Any] | Any]
+
+
+_publish(__name__, globals(), __all__)

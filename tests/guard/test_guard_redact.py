@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _redact, redact_secrets
+from contextfold._guard import _secrets, redact_secrets
 
 CASES = [
     ("key AKIAIOSFODNN7EXAMPLE here", "aws-access-key"),
@@ -42,6 +42,63 @@ def test_connection_string_keeps_user_and_host() -> None:
     )
 
 
+# Secrets that leaked before (issue 14): each came through unredacted or only partly redacted.
+LEAKED = [
+    ("STRIPE_KEY=rk_live_51H8xYzAbCdEfGhIjKlMnOpQrStUvWx", "STRIPE_KEY=[redacted:stripe-key]"),
+    ("stripe.api_key: rk_test_4eC39HqLyjWDarjtT1zdp7dc", "stripe.api_key: [redacted:stripe-key]"),
+    (
+        "maps?key=AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q&callback=init",
+        "maps?key=[redacted:google-api-key]&callback=init",
+    ),
+    (
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey="
+        + "Ab1+" * 21
+        + "Ab==;EndpointSuffix=core.windows.net",
+        "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=[redacted:azure-key];EndpointSuffix=core.windows.net",
+    ),
+    (
+        "https://acct.blob.core.windows.net/c/b.txt?sv=2021-08-06&sp=r&sig=abcDEF123%2Bghi456%2Fjkl789mnoPQR%3D",
+        "https://acct.blob.core.windows.net/c/b.txt?sv=2021-08-06&sp=r&sig=[redacted:url-signature]",
+    ),
+    (
+        "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+        "//registry.npmjs.org/:_authToken=[redacted:npm-token]",
+    ),
+    ("NPM_TOKEN npm_abcdefghijklmnopqrstuvwxyz0123456789 set", "NPM_TOKEN [redacted:npm-token] set"),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+        "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n\n[output truncated]",
+        "[redacted:private-key]\n\n[output truncated]",
+    ),
+    (
+        '{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\nBKcwggSjAgEAAoIBAQC7\\n", '
+        '"client_email": "x@y.iam.gserviceaccount.com"}',
+        '{"private_key": "[redacted:private-key]\\n", "client_email": "x@y.iam.gserviceaccount.com"}',
+    ),
+    (
+        "REDIS_URL=redis://:s3cr3tpassw0rd@cache.internal:6379/0",
+        "REDIS_URL=redis://:[redacted:connection-password]@cache.internal:6379/0",
+    ),
+    ("postgres://app:p@ss:w0rd@db.internal/app", "postgres://app:[redacted:connection-password]@db.internal/app"),
+    (
+        "curl -H 'Authorization: Bearer 0123456789abcdef0123456789abcdef01234567' https://api.example.com",
+        "curl -H 'Authorization: Bearer [redacted:bearer-token]' https://api.example.com",
+    ),
+    ("Authorization: Bearer 0123456789abcdef0123456789abcdef01234567", "Authorization: Bearer [redacted:bearer-token]"),
+    (
+        "SECRET_KEY=django-insecure-k3$^x(a)b7#w!z9@qv(1r)e+h&m%u_p=t8y*l0o-s2d4f6g\nDEBUG=1",
+        "SECRET_KEY=[redacted:api-key]\nDEBUG=1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), LEAKED)
+def test_secrets_that_leaked_are_redacted(text: str, expected: str) -> None:
+    result = redact_secrets(text)
+    assert result.text == expected
+    assert redact_secrets(result.text).text == result.text  # idempotent
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -49,6 +106,13 @@ def test_connection_string_keeps_user_and_host() -> None:
         "git sha 4b825dc642cb6eb9a060e54bf8d69288fbee4904",
         "PASSWORD=$DB_PASS",
         "token: <your token>",
+        "Authorization: Bearer $TOKEN",
+        "Send a Bearer token in the Authorization header.",
+        "token = get_token(user)",
+        "id = models.AutoField(primary_key=True)",
+        "http://localhost:8080/static/logo@2x.png",
+        "AccountKey=<your-account-key>",
+        "sudo: ubuntu : TTY=pts/0 ; PWD=/home/ubuntu ; USER=root ; COMMAND=/bin/ls",
     ],
 )
 def test_lookalikes_are_kept(text: str) -> None:
@@ -86,29 +150,21 @@ def test_redaction_is_linear_on_adversarial_input() -> None:
 def _full_candidates(text: str) -> set[tuple[str, int, int]]:
     """Reference: every redaction rule over the whole text (no gates, no windows)."""
     out = set()
-    for kind, pattern, group in _redact._RULES:
+    for kind, pattern, group in _secrets._RULES:
         for m in pattern.finditer(text):
             if group is None:
                 out.add((kind, *m.span()))
                 continue
-            name = next((g for g in group.split("|") if m.group(g) is not None), None)
-            if name is None:
-                continue
-            value = m.group(name)
-            if (
-                value.startswith("[redacted:")
-                or _redact._PLACEHOLDER.match(value)
-                or (name == "v" and _redact._REFERENCE.match(value) and kind != "connection-password")
-            ):
-                continue
-            out.add((kind, *m.span(name)))
+            span = _secrets._value_span(kind, m, group)
+            if span is not None:
+                out.add((kind, *span))
     return out
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_secretish, max_size=8).map(" ".join))
 def test_gated_redaction_equals_full_scan(text: str) -> None:
-    assert {(r.kind, r.start, r.end) for r in _redact._candidates(text)} == _full_candidates(text)
+    assert {(r.kind, r.start, r.end) for r in _secrets._candidates(text)} == _full_candidates(text)
 
 
 def test_multi_segment_credential_names_are_redacted() -> None:

@@ -337,3 +337,26 @@ def test_clients_own_compaction_endpoints_pass_through(upstream: ProviderServer,
     assert upstream.requests[-1].path == "/v1/responses/compact" and upstream.requests[-1].raw == data
     models = httpx2.get(proxy.url + "/v1/models", headers={"authorization": "Bearer sk-codex"})
     assert models.json()["data"][0]["id"] == "scripted-model" and upstream.requests[-1].path == "/v1/models"
+
+
+def test_a_rewrite_the_upstream_refuses_is_retried_with_the_clients_bytes(
+    upstream: ProviderServer, make_proxy: MakeProxy
+) -> None:
+    proxy = make_proxy(window=4000)
+
+    def picky(body: dict[str, Any]) -> Reply | ErrorReply:
+        if "Summary of earlier conversation" in json.dumps(body):
+            return ErrorReply(400, "this upstream does not like summaries", headers={})
+        return Reply(text="fine")
+
+    upstream.respond_with(picky)
+    client = _openai(proxy)
+    messages: list[Any] = []
+    for n in range(16):
+        messages.append({"role": "user", "content": f"q{n} " + "words and more words " * 120})
+        raw = client.chat.completions.with_raw_response.create(model="gpt-4o", messages=messages)
+        assert raw.parse().choices[0].message.content == "fine"
+        messages.append({"role": "assistant", "content": "fine"})
+    refused = [r for r in upstream.requests if "Summary of earlier conversation" in r.raw.decode()]
+    assert refused  # the proxy did compact, the upstream refused it, and the client never saw a failure
+    assert any("sent the original instead" in line for line in proxy.lines)

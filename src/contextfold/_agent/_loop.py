@@ -22,21 +22,21 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from contextfold._agent._tools import Tool, Toolbox, ToolChain, ToolExecutor, ToolLike, error_result
 from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context, ContextEvent, Prepared
 from contextfold._errors import ConfigError
-from contextfold._guard import Fence, GuardConfig, guard_tool_result
-from contextfold._messages import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from contextfold._guard import Fence, GuardConfig
+from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 from contextfold._runtime._steering import SteeringChannel, apply_steering
 from contextfold._tokens._counting import TokenCounter
+from contextfold._tool_results import GuardInfo
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
 from contextfold._workspace._readback import bind_readback_tools
-from contextfold._workspace._split import offload_oversized_result
 from contextfold.models._base import ChatModel, ContextLengthExceeded, ModelResponse, StreamHandler, Usage
 
 __all__ = [
@@ -75,12 +75,13 @@ class AgentEvent:
     """Something that happened in the loop, for a UI or a log.
 
     ``data`` by kind: ``model_call`` `ModelCallInfo`; ``tool_call``
-    `ToolCallBlock`; ``tool_result`` the guarded `ToolResultBlock` (before
-    any split); ``guard`` `GuardInfo`; ``steering`` `SteeringInfo`; ``retry``
-    the `ContextLengthExceeded` that caused an emergency compaction; and,
-    forwarded from the `Context`: ``compaction`` / ``compaction_failed``
-    `CompactionReport`, ``offload`` a list of `OffloadRef`, ``hint``
-    `HintBlock`, ``cache_warning`` `CacheReport`.
+    `ToolCallBlock`; ``steering`` `SteeringInfo`; ``retry`` the
+    `ContextLengthExceeded` that caused an emergency compaction; and,
+    forwarded from the `Context`: ``guard`` `GuardInfo`; ``tool_result``
+    the `ToolResultBlock` as it is appended (guarded, split, fenced);
+    ``compaction`` / ``compaction_failed`` `CompactionReport`, ``offload`` a
+    list of `OffloadRef`, ``hint`` `HintBlock`, ``cache_warning``
+    `CacheReport`.
     """
 
     kind: AgentEventKind
@@ -105,18 +106,6 @@ class ModelCallInfo:
     seconds: float
     compacted: bool
     """Whether this request was compacted first."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GuardInfo:
-    """What the guard changed in one tool result."""
-
-    call_id: str
-    tool: str | None
-    redactions: tuple[str, ...]
-    """Kinds of the secrets redacted."""
-    blocked: tuple[str, ...]
-    """Categories of the injections defanged."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -211,7 +200,6 @@ class Agent:
         self.max_steps = max_steps
         self.stream = stream
         self._handlers: list[EventHandler] = [on_event] if on_event is not None else []
-        self._sanitize = self.guard.model_copy(update={"fence": False})
         executor: ToolExecutor = tools if isinstance(tools, ToolExecutor) else Toolbox(tools)
         if context is not None:
             if config is not None or window is not None or counter is not None or system is not None:
@@ -475,52 +463,12 @@ class Agent:
         return seconds, offloaded
 
     async def _guard_and_append(self, block: ToolResultBlock) -> list[OffloadRef]:
-        """Sanitize, split and offload, fence what stays, append.
+        """Guard, split and offload, fence what stays, append: the context's tool-result path, with our guard.
 
-        The fence goes on *after* the split: fencing first would cut the
-        closing tag off into the workspace file and leave the kept part with
-        an open fence. So the split is done here (with room left for the
-        fence) and `Context.append_tool_result` then finds nothing to split.
+        The ``guard``, ``offload`` and ``tool_result`` events come from the context (forwarded).
         """
-        fencing = self.guard.fence
-        sanitized, report = guard_tool_result(block, self._sanitize)
-        if report.changed:
-            self._emit(
-                "guard",
-                GuardInfo(
-                    call_id=block.call_id,
-                    tool=block.name,
-                    redactions=tuple(r.kind for r in report.redactions),
-                    blocked=tuple(f.category for f in report.blocked),
-                ),
-            )
-        context = self.context
-        limit = context.config.result_limit
-        texts = sum(isinstance(b, TextBlock) for b in sanitized.content)
-        if fencing:
-            limit = max(1, limit - texts * context.counter.count_text(self.fence.wrap("")))
-        refs: list[OffloadRef] = []
-        kept, ref = await offload_oversized_result(
-            sanitized, limit=limit, counter=context.counter, offloader=context.workspace
-        )
-        if ref is not None:
-            refs.append(ref)
-            self._run_offloads.append(ref)
-            self._emit("offload", [ref])
-        if fencing:
-            notice = len(kept.content) - 1 if kept is not sanitized else None  # the truncation notice is ours
-            kept = replace(
-                kept,
-                content=tuple(
-                    TextBlock(text=self.fence.wrap(b.text), meta=b.meta)
-                    if isinstance(b, TextBlock) and i != notice
-                    else b
-                    for i, b in enumerate(kept.content)
-                ),
-            )
-        self._emit("tool_result", kept)
-        refs.extend(await context.append_tool_result(Message(role="tool", content=(kept,))))
-        return refs
+        message = Message(role="tool", content=(block,))
+        return await self.context.append_tool_result(message, guard=self.guard, fence=self.fence)
 
     async def _execute(self, call: ToolCallBlock) -> ToolResultBlock:
         try:

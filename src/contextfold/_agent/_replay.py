@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 
 from contextfold._agent._loop import Agent, AgentResult, StopReason
 from contextfold._agent._tools import error_result
-from contextfold._errors import ConfigError, InputError
+from contextfold._errors import ConfigError, InputError, ReplayExhausted
 from contextfold._formats._transcript import Transcript
 from contextfold._messages import Block, Message, ToolCallBlock, ToolResultBlock, ToolSpec
 from contextfold._runtime._steering import (
@@ -48,7 +48,7 @@ from contextfold._runtime._steering import (
     SystemReminder,
 )
 from contextfold._tokens._counting import BytesCounter, TokenCounter, count_messages, count_tools
-from contextfold.models._base import ModelError, ModelResponse, StreamHandler, Usage, emit_delta
+from contextfold.models._base import ModelResponse, StreamHandler, Usage, emit_delta
 
 __all__ = [
     "END_OF_RECORDING",
@@ -62,10 +62,6 @@ __all__ = [
 
 END_OF_RECORDING = "end of recording"
 """The cancel reason `ReplayTools` gives once the last recorded turn's tools are answered."""
-
-
-class ReplayExhausted(ModelError):
-    """The replay model was asked for a turn after the last recorded one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from typing import Any, Protocol, TypeAlias, get_type_hints, overload, runtime_c
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic import Field as PydanticField
 
-from contextfold._errors import ConfigError, ContextfoldError
+from contextfold._errors import ConfigError, ToolError
 from contextfold._messages import DataBlock, TextBlock, ToolCallBlock, ToolResultBlock, ToolSpec
 
 __all__ = [
@@ -47,10 +47,6 @@ __all__ = [
 
 _NAME_RE = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 """Names both OpenAI and Anthropic accept for a tool."""
-
-
-class ToolError(ContextfoldError):
-    """Raise from a tool to give the model exactly this message as an error result (no exception type)."""
 
 
 ResultContent: TypeAlias = tuple[TextBlock | DataBlock, ...]

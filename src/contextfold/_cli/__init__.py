@@ -83,8 +83,8 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-class _UsageError(Exception):
-    pass
+class _UsageError(ContextfoldError):
+    """A command line argparse refused; ``main`` prints it and exits with the usage status."""
 
 
 def _command_modules() -> list[Any]:

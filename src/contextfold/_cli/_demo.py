@@ -32,6 +32,7 @@ from contextfold._config import ContextConfig
 from contextfold._context import CompactionReport, Context
 from contextfold._errors import ConfigError
 from contextfold._formats._files import DEFAULT_MAX_INPUT_BYTES, gunzip_bounded
+from contextfold._formats._providers import PROVIDERS
 from contextfold._formats._transcript import Transcript, load_transcripts, pick_conversation, transcripts_from_bytes
 from contextfold._formats._validate import validate
 from contextfold._messages import Message, ToolSpec
@@ -134,7 +135,7 @@ class _CheckedModel:
         self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (), stream: StreamHandler | None = None
     ) -> ModelResponse:
         self.requests += 1
-        for provider in ("openai", "anthropic"):
+        for provider in PROVIDERS:
             for problem in validate(messages, provider):
                 if problem.blocking:
                     self.problem_count += 1

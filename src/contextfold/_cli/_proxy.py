@@ -9,11 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from contextfold._errors import ConfigError, InputError, MissingExtraError
+from contextfold._errors import ConfigError, InputError
 
 if TYPE_CHECKING:
     from contextfold._cli import CLIContext
@@ -135,15 +134,6 @@ def _state_dir(ctx: CLIContext) -> Path:
     return Path(ctx.args.state) if ctx.args.state else default_state_dir(ctx.env)
 
 
-def _need_extra() -> None:
-    try:
-        import httpx2  # noqa: F401
-        import starlette  # noqa: F401
-        import uvicorn  # noqa: F401
-    except ImportError as exc:
-        raise MissingExtraError("contextfold proxy", "proxy", exc.name or "starlette") from None
-
-
 def _windows(values: list[str]) -> dict[str, int]:
     from contextfold.proxy._config import DEFAULT_WINDOWS
 
@@ -182,26 +172,20 @@ def _serve(ctx: CLIContext) -> int:
     )
     if args.check:
         return _check(ctx, config)
-    _need_extra()
-    _check_port(config.host, config.port)
-    import uvicorn
-
-    from contextfold.proxy._app import create_app
-
-    app = create_app(config)
     from contextfold._stores._ops import display_url
+    from contextfold.proxy._serve import serve
 
     where = display_url(config.store_url) if config.store_url else f"state {config.state_dir}"
     if config.workspace_url:
         where += f", workspace {config.workspace_url}"
-    print(
+    banner = (
         f"contextfold proxy on http://{config.host}:{config.port}  "
         f"(anthropic -> {config.anthropic_upstream}, openai -> {config.openai_upstream}, "
-        f"window {config.window or 'per model'}, usage {config.usage}, {where})",
-        file=ctx.stderr,
-        flush=True,
+        f"window {config.window or 'per model'}, usage {config.usage}, {where})"
     )
-    uvicorn.run(app, host=config.host, port=config.port, log_level="warning", access_log=False, lifespan="on")
+    console = ctx.console(stderr=True)
+    quiet = config.quiet
+    serve(config, log=None if quiet else lambda line: console.print(line, markup=False, highlight=False), banner=banner)
     return 0
 
 
@@ -233,16 +217,6 @@ def _check(ctx: CLIContext, config: Any) -> int:
         return 2
     print("contextfold proxy --check: ok: " + "; ".join(lines), file=ctx.stdout)
     return 0
-
-
-def _check_port(host: str, port: int) -> None:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind((host, port))
-        except OSError as exc:
-            raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
 def _credential_tenant(ctx: CLIContext) -> tuple[str, str] | None:
@@ -318,14 +292,7 @@ def _mcp(ctx: CLIContext) -> int:
             "contextfold mcp needs your credential to find your content: set the variable your client uses "
             "(CONTEXTFOLD_API_KEY, ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or OPENAI_API_KEY) or pass --key-env VAR"
         )
-    try:
-        import mcp  # noqa: F401
-    except ImportError:
-        raise MissingExtraError("contextfold mcp", "proxy", "mcp") from None
-    import anyio
+    from contextfold.proxy._serve import serve_mcp
 
-    from contextfold.proxy._mcp import build_server
-
-    server = build_server(_state_dir(ctx), found[1], workspace_url=_workspace_url(ctx))
-    anyio.run(server.run_stdio_async)
+    serve_mcp(_state_dir(ctx), found[1], workspace_url=_workspace_url(ctx))
     return 0

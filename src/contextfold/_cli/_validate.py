@@ -19,6 +19,7 @@ from contextfold._cli._common import (
     load_selected,
     write_json,
 )
+from contextfold._formats._providers import PROVIDERS
 from contextfold._formats._validate import Problem, validate
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def register(subparsers: Any) -> None:
     add_common_arguments(parser)
     parser.add_argument(
         "--provider",
-        choices=("openai", "anthropic"),
+        choices=PROVIDERS,
         default=None,
         help="whose rules to check (default: the format the file is written in)",
     )

@@ -17,19 +17,21 @@ from contextfold._formats._anthropic import (
     tools_from_anthropic,
     tools_to_anthropic,
 )
-from contextfold._formats._detect import ProviderName, detect_format
+from contextfold._formats._detect import detect_format
 from contextfold._formats._openai import (
     messages_to_openai,
     openai_to_messages,
     tools_from_openai,
     tools_to_openai,
 )
+from contextfold._formats._providers import PROVIDERS, ProviderName, check_provider
 from contextfold._messages import Message, ToolSpec
 
 __all__ = [
     "PROVIDERS",
     "ProviderName",
     "anthropic_to_messages",
+    "check_provider",
     "detect_format",
     "messages_to_anthropic",
     "messages_to_openai",
@@ -43,8 +45,6 @@ __all__ = [
     "tools_to_openai",
 ]
 
-PROVIDERS: tuple[ProviderName, ...] = ("openai", "anthropic")
-
 
 def to_canonical(
     doc_messages: Sequence[Mapping[str, Any]],
@@ -52,6 +52,7 @@ def to_canonical(
     system: str | list[dict[str, Any]] | None = None,
 ) -> list[Message]:
     """Convert a provider's message list (plus Anthropic's top-level ``system``) to canonical messages."""
+    provider = check_provider(provider)
     match provider:
         case "openai":
             if system is not None:
@@ -65,6 +66,7 @@ def to_canonical(
 
 def tools_from(tools: Sequence[Mapping[str, Any]] | None, provider: ProviderName) -> list[ToolSpec]:
     """Convert a provider's ``tools`` definitions."""
+    provider = check_provider(provider)
     match provider:
         case "openai":
             return tools_from_openai(tools)
@@ -76,9 +78,8 @@ def tools_from(tools: Sequence[Mapping[str, Any]] | None, provider: ProviderName
 
 def render(messages: Sequence[Message], provider: ProviderName, tools: Sequence[ToolSpec] = ()) -> dict[str, Any]:
     """The request body fragment for ``provider``: ``messages``, ``tools`` (if any), Anthropic ``system`` (if any)."""
-    if provider not in ("openai", "anthropic"):  # a typo from untyped code: a ConfigError, not an assert
-        raise ConfigError(f"unknown provider {provider!r}; use 'openai' or 'anthropic'")
     out: dict[str, Any] = {}
+    provider = check_provider(provider)  # a typo from untyped code: a ConfigError, not an assert
     match provider:
         case "openai":
             out["messages"] = messages_to_openai(messages)

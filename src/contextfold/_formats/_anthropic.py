@@ -9,6 +9,12 @@ first), consecutive assistant messages one assistant message, unless the
 original document itself had two turns of the same side in a row
 (``anthropic.new_turn``). Uninterpreted keys (``cache_control``, citations,
 titles, ...) ride in ``meta`` under ``anthropic.*``.
+
+A contextfold summary is its own canonical message: rendering merges it with
+the user messages after it (the re-attached pins, the latest user turn), so
+parsing splits a user message whose first text block is a summary header
+(`contextfold._markers.is_summary_text`) back into the summary and a
+``anthropic.continues`` rest; rendering merges them again, byte for byte.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from contextfold._formats._common import (
     type_name,
 )
 from contextfold._formats._openai import FILE_ID_SCHEME
+from contextfold._markers import is_summary_text
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -136,6 +143,11 @@ def anthropic_to_messages(
             else:
                 others.append(_parse_user_block(i, b))
         if not results:
+            first = others[0] if len(others) > 1 else None
+            if isinstance(first, TextBlock) and is_summary_text(first.text):  # our summary: its own message
+                out.append(Message(role="user", content=(first,), meta=freeze_meta(meta)))
+                out.append(Message(role="user", content=tuple(others[1:]), meta=freeze_meta({K_CONTINUES: True})))
+                continue
             out.append(Message(role="user", content=tuple(others), meta=freeze_meta(meta)))
             continue
         out.append(Message(role="tool", content=tuple(results), meta=freeze_meta(meta)))

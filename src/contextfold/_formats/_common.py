@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from contextfold._markers import HINT_PREFIX, HINT_SUFFIX, hint_body, render_hint
 from contextfold._messages import DataBlock, HintBlock, TextBlock
 
 __all__ = [
@@ -21,20 +22,12 @@ __all__ = [
     "type_name",
 ]
 
-HINT_PREFIX = "<system-reminder>\n"
-HINT_SUFFIX = "\n</system-reminder>"
-_HINT_MIN = len(HINT_PREFIX) + len(HINT_SUFFIX)
-
-
-def render_hint(text: str) -> str:
-    """The user text a `HintBlock` becomes on the wire."""
-    return HINT_PREFIX + text + HINT_SUFFIX
-
 
 def parse_user_text(text: str, meta: Mapping[str, Any]) -> TextBlock | HintBlock:
-    """A user text part, or a `HintBlock` when it is exactly a rendered hint."""
-    if len(text) >= _HINT_MIN and text.startswith(HINT_PREFIX) and text.endswith(HINT_SUFFIX):
-        return HintBlock(text=text[len(HINT_PREFIX) : len(text) - len(HINT_SUFFIX)], meta=meta)
+    """A user text part, or a `HintBlock` when it is exactly a rendered hint (`contextfold._markers.render_hint`)."""
+    body = hint_body(text)
+    if body is not None:
+        return HintBlock(text=body, meta=meta)
     return TextBlock(text=text, meta=meta)
 
 

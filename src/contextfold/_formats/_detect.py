@@ -8,14 +8,13 @@ whole file. Plain-text conversations are valid in both and default to OpenAI.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any
 
 from contextfold._errors import UnknownFormatError
 from contextfold._formats._common import type_name
+from contextfold._formats._providers import ProviderName
 
 __all__ = ["ProviderName", "detect_format"]
-
-ProviderName: TypeAlias = Literal["openai", "anthropic"]
 
 _OPENAI_ROLES = frozenset({"system", "developer", "tool"})
 _OPENAI_KEYS = ("tool_calls", "tool_call_id", "refusal", "name")

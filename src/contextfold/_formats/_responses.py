@@ -97,8 +97,8 @@ _FILE_KEYS = frozenset({"type", "file_data", "file_id", "file_url"})
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters"})
 
 
-class _Opaque(Exception):
-    """Raised inside the parser when an item must be kept verbatim."""
+_OPAQUE = None
+"""What a part or item parser returns when the item must be kept verbatim (an unknown part, role or shape)."""
 
 
 def _err(i: int, reason: str) -> InputError:
@@ -152,18 +152,16 @@ def parse_item(i: int, item: Any, names: dict[str, str] | None = None) -> Messag
         raise _err(i, f"expected an input item object, found {_type_name(item)}")
     names = {} if names is None else names
     itype = item_type(item)
-    try:
-        if itype == "message":
-            return _parse_message(i, item)
-        if itype in _CALL_TYPES:
-            return _parse_call(i, item, itype, names)
-        if itype in _OUTPUT_TYPES:
-            return _parse_output(i, item, itype, names)
-        if itype == "reasoning":
-            return _parse_reasoning(item)
-    except _Opaque:
-        pass
-    return _opaque(item, itype, names)
+    parsed: Message | None = _OPAQUE
+    if itype == "message":
+        parsed = _parse_message(i, item)
+    elif itype in _CALL_TYPES:
+        parsed = _parse_call(i, item, itype, names)
+    elif itype in _OUTPUT_TYPES:
+        parsed = _parse_output(i, item, itype, names)
+    elif itype == "reasoning":
+        parsed = _parse_reasoning(item)
+    return parsed if parsed is not None else _opaque(item, itype, names)
 
 
 def _base_meta(item: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]:
@@ -174,11 +172,11 @@ def _base_meta(item: Mapping[str, Any], known: frozenset[str]) -> dict[str, Any]
     return meta
 
 
-def _parse_message(i: int, item: Mapping[str, Any]) -> Message:
+def _parse_message(i: int, item: Mapping[str, Any]) -> Message | None:
     role_raw = item.get("role")
     role = _MESSAGE_ROLES.get(role_raw) if isinstance(role_raw, str) else None
     if role is None:
-        raise _Opaque  # an unknown role: keep it as it is
+        return _OPAQUE  # an unknown role: keep it as it is
     meta = _base_meta(item, _MSG_KEYS)
     if role == "system":
         meta[K_ROLE] = role_raw
@@ -191,13 +189,16 @@ def _parse_message(i: int, item: Mapping[str, Any]) -> Message:
     elif isinstance(content, list):
         meta[K_CONTENT] = "parts"
         for part in content:
-            blocks.append(_parse_part(i, part, role))
+            block = _parse_part(i, part, role)
+            if block is None:
+                return _OPAQUE
+            blocks.append(block)
     else:
-        raise _Opaque
+        return _OPAQUE
     return Message(role=role, content=tuple(blocks), meta=freeze_meta(meta))
 
 
-def _parse_part(i: int, part: Any, role: str) -> TextBlock | HintBlock | DataBlock:
+def _parse_part(i: int, part: Any, role: str) -> TextBlock | HintBlock | DataBlock | None:
     if not isinstance(part, Mapping):
         raise _err(i, f"a content part must be an object, found {_type_name(part)}")
     ptype = part.get("type")
@@ -225,10 +226,10 @@ def _parse_part(i: int, part: Any, role: str) -> TextBlock | HintBlock | DataBlo
         return _parse_image(part)
     if ptype == "input_file":
         return _parse_file(part)
-    raise _Opaque
+    return _OPAQUE
 
 
-def _parse_image(part: Mapping[str, Any]) -> DataBlock:
+def _parse_image(part: Mapping[str, Any]) -> DataBlock | None:
     url, file_id = part.get("image_url"), part.get("file_id")
     meta: dict[str, Any] = {K_PART: "input_image", K_KEYS: tuple(part)}
     extra = extras(part, _IMAGE_KEYS)
@@ -243,17 +244,17 @@ def _parse_image(part: Mapping[str, Any]) -> DataBlock:
         if extra:
             meta[K_EXTRA] = extra
         return DataBlock(media="image", url=FILE_ID_SCHEME + file_id, meta=meta)
-    raise _Opaque
+    return _OPAQUE
 
 
-def _parse_file(part: Mapping[str, Any]) -> DataBlock:
+def _parse_file(part: Mapping[str, Any]) -> DataBlock | None:
     meta: dict[str, Any] = {K_PART: "input_file", K_KEYS: tuple(part)}
     extra = extras(part, _FILE_KEYS)
     if extra:
         meta[K_EXTRA] = extra
     given = [k for k in ("file_data", "file_id", "file_url") if k in part]
     if len(given) != 1 or not isinstance(part[given[0]], str):
-        raise _Opaque
+        return _OPAQUE
     value: str = part[given[0]]
     if given[0] == "file_id":
         return DataBlock(media="document", url=FILE_ID_SCHEME + value, meta=meta)
@@ -261,7 +262,7 @@ def _parse_file(part: Mapping[str, Any]) -> DataBlock:
         return DataBlock(media="document", url=value, meta=meta)
     split = split_data_url(value)
     if split is None:
-        raise _Opaque  # bare base64 without a media type: keep verbatim
+        return _OPAQUE  # bare base64 without a media type: keep verbatim
     return DataBlock(media="document", media_type=split[0], data=split[1], meta=meta)
 
 
@@ -284,7 +285,7 @@ def _parse_call(i: int, item: Mapping[str, Any], itype: str, names: dict[str, st
     return Message(role="assistant", content=(call,), meta=freeze_meta(meta))
 
 
-def _parse_output(i: int, item: Mapping[str, Any], itype: str, names: dict[str, str]) -> Message:
+def _parse_output(i: int, item: Mapping[str, Any], itype: str, names: dict[str, str]) -> Message | None:
     call_id = item.get("call_id")
     if not isinstance(call_id, str):
         raise _err(i, f"a {itype} item needs a string 'call_id', found {_type_name(call_id)}")
@@ -303,11 +304,13 @@ def _parse_output(i: int, item: Mapping[str, Any], itype: str, names: dict[str, 
             block_meta[K_CONTENT] = "parts"
             for part in output:
                 block = _parse_part(i, part, "tool")
+                if block is None:
+                    return _OPAQUE
                 if isinstance(block, HintBlock):  # pragma: no cover - hints are parsed only in user messages
                     block = TextBlock(text=render_hint(block.text), meta=block.meta)
                 content.append(block)
         else:
-            raise _Opaque
+            return _OPAQUE
     result = ToolResultBlock(
         call_id=call_id, content=tuple(content), name=names.get(call_id), meta=freeze_meta(block_meta)
     )

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, assert_never
 
-from contextfold._errors import ConfigError
+from contextfold._formats._providers import ProviderName, check_provider
 from contextfold._messages import (
     Block,
     DataBlock,
@@ -45,7 +45,9 @@ from contextfold._messages import (
 
 __all__ = ["PROBLEM_CODES", "Problem", "Provider", "Severity", "anthropic_turns", "validate"]
 
-Provider: TypeAlias = Literal["openai", "anthropic", "responses"]
+Provider: TypeAlias = ProviderName | Literal["responses"]
+"""A `ProviderName`, or ``"responses"`` (the OpenAI Responses API, which the proxy speaks; not yet a `ProviderName`
+of `render`/`to_canonical`/the CLI, so it is accepted here only)."""
 Severity: TypeAlias = Literal["error", "warning", "info"]
 
 PROBLEM_CODES: tuple[str, ...] = (
@@ -140,8 +142,8 @@ def validate(messages: Sequence[Message], provider: Provider) -> list[Problem]:
     provider would accept the conversation as far as tool pairing, roles and
     block placement go.
     """
-    if provider not in ("openai", "anthropic", "responses"):
-        raise ConfigError(f"unknown provider {provider!r}: expected 'openai', 'anthropic' or 'responses'")
+    if provider != "responses":
+        provider = check_provider(provider)
     problems: list[Problem] = []
     problems += _check_blocks(messages, provider)
     problems += _check_call_ids(messages, provider)

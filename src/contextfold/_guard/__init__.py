@@ -6,9 +6,10 @@ Unicode folding, and fences tool output in an untrusted-content block. See
 """
 
 from contextfold._guard._fence import Fence
-from contextfold._guard._injection import CATEGORIES, Category, Finding, Severity, scan_injection
+from contextfold._guard._findings import CATEGORIES, Category, Finding, Redaction, RedactionResult, Severity
+from contextfold._guard._injection import scan_injection
 from contextfold._guard._normalize import Normalized, normalize
-from contextfold._guard._redact import Redaction, RedactionResult, redact_secrets
+from contextfold._guard._redact import redact_secrets
 from contextfold._guard._sanitize import (
     GuardConfig,
     GuardMode,

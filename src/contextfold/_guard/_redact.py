@@ -1,225 +1,36 @@
-"""Redact credentials and bulky noise from tool output before it re-enters the context.
+"""Redact credentials and bulky noise from tool output (the patterns compile on first use).
 
 Secrets printed by a tool (``cat .env``, ``env``, a config dump) would otherwise
 be sent to the model provider on every later call, and base64 ``data:`` URIs or
-long hex runs cost many tokens while telling the model nothing. Every match is
-replaced by a marker that no rule matches again, so redaction is deterministic
-and idempotent. All patterns have bounded repetition: the scan is linear.
+long hex runs cost many tokens while telling the model nothing. The patterns
+live in `contextfold._guard._secrets`, compiled by the first call (thread-safe,
+once), so ``import contextfold`` does not pay for them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from contextfold._guard._findings import Redaction, RedactionResult
+from contextfold._guard._lazy import Once
 
 __all__ = ["Redaction", "RedactionResult", "redact_secrets"]
 
 
-@dataclass(frozen=True, slots=True)
-class Redaction:
-    """One replaced span: what kind of secret or noise, and where it was in the input."""
+def _load() -> Callable[[str], RedactionResult]:
+    from contextfold._guard._secrets import redact_secrets as redact
 
-    kind: str
-    start: int
-    end: int
-    replacement: str
+    return redact
 
 
-@dataclass(frozen=True, slots=True)
-class RedactionResult:
-    """The redacted text and the list of redactions (spans in the input text)."""
-
-    text: str
-    redactions: tuple[Redaction, ...]
-
-    @property
-    def changed(self) -> bool:
-        """True when something was redacted."""
-        return bool(self.redactions)
-
-
-def _marker(kind: str) -> str:
-    return f"[redacted:{kind}]"
-
-
-# (kind, compiled pattern, name of the group to replace or None for the whole match)
-_Rule = tuple[str, re.Pattern[str], str | None]
-
-_PLACEHOLDER = re.compile(r"^(?:\$|<|\*{3}|x{4}|\.\.\.|changeme$|password$|secret$|none$|null$|true$|false$)", re.I)
-_REFERENCE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
-
-_RULES: tuple[_Rule, ...] = (
-    (
-        "private-key",
-        re.compile(
-            r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[^-]{0,20000}-----END [A-Z0-9 ]{0,40}PRIVATE KEY"
-            r"(?: BLOCK)?-----"
-        ),
-        None,
-    ),
-    (
-        "data-uri",
-        re.compile(
-            r"data:([a-zA-Z0-9.+-]{1,40}/[a-zA-Z0-9.+-]{1,80})?(?:;[a-zA-Z0-9=.+-]{1,60}){0,4};base64,"
-            r"[A-Za-z0-9+/]{16,}={0,2}"
-        ),
-        None,
-    ),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), None),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"), None),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,255}"), None),
-    (
-        "slack-token",
-        re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,255}|https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,200}"),
-        None,
-    ),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,255}"), None),
-    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}"), None),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"), None),
-    (
-        "connection-password",
-        re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^:/\s@\[\]]{1,128}:(?P<v>[^@\s/\[\]]{1,256})@"),
-        "v",
-    ),
-    (
-        "password",
-        re.compile(
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-])?(?:password|passwd|pwd|passphrase)[\"']?\s{0,3}[:=]\s{0,3}"
-            r"(?:\"(?P<q>[^\"\s\[]{4,200})\"|'(?P<s>[^'\s\[]{4,200})'|(?P<v>[^\s\"'`,;()\[\]{}<>]{4,200}))"
-        ),
-        "q|s|v",
-    ),
-    (
-        "api-key",
-        re.compile(
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,4}(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|client[_-]?secret"
-            r"|access[_-]?token"
-            r"|auth[_-]?token|secret|token|private[_-]?key)[\"']?\s{0,3}[:=]\s{0,3}"
-            r"(?:\"(?P<q>[^\"\s\[]{8,500})\"|'(?P<s>[^'\s\[]{8,500})'|(?P<v>[^\s\"'`,;()\[\]{}<>]{8,500}))"
-        ),
-        "q|s|v",
-    ),
-    ("hex", re.compile(r"\b[0-9a-fA-F]{64,}\b"), None),
-)
-
-
-def _data_uri_marker(m: re.Match[str]) -> str:
-    media = m.group(1) or "application/octet-stream"
-    payload = m.group(0).split(",", 1)[1]
-    size = len(payload) * 3 // 4 - payload.count("=")
-    return f"[redacted:data-uri {media} {size} bytes]"
-
-
-_MARKERS: dict[str, Callable[[re.Match[str]], str]] = {"data-uri": _data_uri_marker}
-
-
-# Cheap gates per rule: (lower-cased literals, at least one of which every match contains; how far a match
-# may start before such a literal and end after it). A rule runs only in windows around its literals, found
-# with bytes.find: the scan stays on the agent loop's hot path without a full regex pass per rule.
-_GATES: dict[str, tuple[tuple[bytes, ...], int, int]] = {
-    "private-key": ((b"-----begin ",), 0, 20200),
-    "data-uri": ((b"data:",), 0, 1 << 62),
-    "aws-access-key": ((b"akia", b"asia", b"abia", b"acca"), 0, 24),
-    "github-token": ((b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_"), 0, 270),
-    "gitlab-token": ((b"glpat-",), 0, 270),
-    "slack-token": ((b"xox", b"hooks.slack.com"), 30, 270),
-    "anthropic-key": ((b"sk-ant-",), 0, 270),
-    "openai-key": ((b"sk-",), 0, 280),
-    "jwt": ((b"eyj",), 0, 17000),
-    "connection-password": ((b"://",), 24, 400),
-    "password": ((b"pass", b"pwd"), 32, 230),
-    "api-key": ((b"key", b"secret", b"token"), 50, 560),
-    "hex": ((), 0, 0),
-}
-_HEX = bytes(104 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))  # hex digit -> "h"
-_HEX_RUN = b"h" * 64
-
-
-def _windows(low: bytes, gates: tuple[bytes, ...], before: int, after: int) -> list[tuple[int, int]]:
-    spans: list[tuple[int, int]] = []
-    for lit in gates:
-        i = low.find(lit)
-        while i != -1:
-            spans.append((max(0, i - before), min(len(low), i + len(lit) + after)))
-            i = low.find(lit, i + 1)
-    spans.sort()
-    merged: list[tuple[int, int]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
-        else:
-            merged.append((lo, hi))
-    return merged
-
-
-def _hex_runs(text: str, raw: bytes) -> list[Redaction]:
-    """Runs of 64+ hex digits between word boundaries (like the hex rule), found with translate + find."""
-    marks = raw.translate(_HEX)
-    found: list[Redaction] = []
-    i = marks.find(_HEX_RUN)
-    while i != -1:
-        end = marks.find(b" ", i)
-        end = len(marks) if end == -1 else end
-        before_ok = i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")
-        after_ok = end == len(text) or not (text[end].isalnum() or text[end] == "_")
-        if before_ok and after_ok:
-            found.append(Redaction("hex", i, end, _marker("hex")))
-        i = marks.find(_HEX_RUN, end)
-    return found
-
-
-def _candidates(text: str) -> list[Redaction]:
-    found: list[Redaction] = []
-    raw = text.encode("ascii", "replace")  # one byte per character: offsets are those of ``text``
-    low = raw.lower()
-    for kind, pattern, group in _RULES:
-        if kind == "hex":
-            found.extend(_hex_runs(text, raw))
-            continue
-        gates, before, after = _GATES[kind]
-        for lo, hi in _windows(low, gates, before, after):
-            for m in pattern.finditer(text, lo, hi):
-                if group is None:
-                    start, end = m.span()
-                    replacement = _MARKERS[kind](m) if kind in _MARKERS else _marker(kind)
-                else:
-                    name = next((g for g in group.split("|") if m.group(g) is not None), None)
-                    if name is None:
-                        continue
-                    value = m.group(name)
-                    if (
-                        value.startswith("[redacted:")
-                        or _PLACEHOLDER.match(value)
-                        or (name == "v" and _REFERENCE.match(value) and kind != "connection-password")
-                    ):
-                        continue
-                    start, end = m.span(name)
-                    replacement = _marker(kind)
-                found.append(Redaction(kind, start, end, replacement))
-    return found
+_ENGINE: Once[Callable[[str], RedactionResult]] = Once(_load)
 
 
 def redact_secrets(text: str) -> RedactionResult:
     """Replace credentials, private keys, base64 data URIs and long hex runs by ``[redacted:KIND]`` markers.
 
     Overlapping matches are resolved by earliest start, then longest span, then
-    rule order; spans in the result refer to ``text``.
+    rule order; spans in the result refer to ``text``. Deterministic and
+    idempotent. The first call compiles the patterns.
     """
-    found = _candidates(text)
-    if not found:
-        return RedactionResult(text, ())
-    order = {kind: i for i, (kind, _, _) in enumerate(_RULES)}
-    found.sort(key=lambda r: (r.start, -(r.end - r.start), order[r.kind]))
-    kept: list[Redaction] = []
-    out: list[str] = []
-    pos = 0
-    for r in found:
-        if r.start < pos:
-            continue
-        out.append(text[pos : r.start])
-        out.append(r.replacement)
-        kept.append(r)
-        pos = r.end
-    out.append(text[pos:])
-    return RedactionResult("".join(out), tuple(kept))
+    return _ENGINE.get()(text)

@@ -11,25 +11,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import TypeAlias
+
+from contextfold._guard._findings import CATEGORIES, Category, Severity
 
 __all__ = ["CATEGORIES", "Category", "Severity"]
 
-Category: TypeAlias = Literal[
-    "system_override", "role_confusion", "tool_call_injection", "secret_extraction", "instruction_injection"
-]
-Severity: TypeAlias = Literal["low", "medium", "high"]
-CATEGORIES: tuple[Category, ...] = (
-    "system_override",
-    "role_confusion",
-    "tool_call_injection",
-    "secret_extraction",
-    "instruction_injection",
-)
-
-
 # Separator between words: whitespace, underscores, URL-encoded or escaped blanks (bounded).
 _S = r"(?:[\s_]|%20|\\[nrt]){1,8}+"
+# Separator within a line (a label per line, as in UI text, is no sentence).
+_H = r"(?:[\x20\t_]|%20|\\[t]){1,8}+"
 # Optional separator ("allprevious" still matches).
 _O = r"(?:[\s_]|%20|\\[nrt]){0,8}+"
 
@@ -198,7 +189,7 @@ _RULES: tuple[_Rule, ...] = (
        "^user:10 ^human:10", 200),
     _r("role.inline_turn", "role_confusion", "medium", r"[\"'] assistant ?: ", "^assistant:80"),
     _r("role.tag", "role_confusion", "high",
-       r"<(?:system|system-reminder|instructions?|admin|developer)>|[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:|(?<!\w)\[(?:system|admin)\](?=[a-z])",
+       r"<(?:system|system-reminder|instructions?|admin|developer)>|(?<![\w.])[#(\[]{1,4}(?:system|admin)[_\x20](?:message|prompt|instruction)[)\]]|\[(?:system|admin)(?: ?(?:note|message|request|prompt))?\] ?\(#|\[(?:system|admin) ?(?:note|message|request|prompt|instruction)s? ?:|(?<!\w)\[(?:system|admin)\](?=[a-z])",
        "<system <instruction <admin <developer [system [admin #(system (system [(system #(admin (admin [(admin", 200),
     _r("role.you_are_now", "role_confusion", "high",
        r"\byou are now (?:a |an |in |the |my |dan\b|no longer|free|unrestricted|jailbroken|developer|operating)|\byou are no longer (?:an? )?(?:ai|assistant|bound|restricted)",
@@ -210,11 +201,45 @@ _RULES: tuple[_Rule, ...] = (
        r"\b(?:you are|you're|respond as|answer as|act as|be) [\w\x20-]{1,30}?,? (?:and )?not (?:as )?(?:chatgpt|claude|gemini|the (?:ai )?assistant)\b",
        "^chatgpt:70 ^claude:70 ^gemini:70 ^assistant:70", 10,
        gate="not", heads="=you|=respond|=answer|=act|=be"),
+    # A mode name alone is an operating-system or product setting ("enable Developer Mode in Settings"); a jailbreak
+    # mode is one addressed to a model: entered, simulated or stayed in by "you", a model "with" it, its "output".
     _r("role.mode", "role_confusion", "high",
-       r"\b(?:developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil) mode\b|\b(?:enter|activate|enable|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic) mode\b",
-       "^mode:60", 10,
-       gate="developer|maintenance|god|jailbreak|debug|dan|stan|dude|evil|admin|sudo|root|superuser|unrestricted|diagnostic",
-       heads="=developer|=maintenance|=god|=jailbreak|=debug|=dan|=stan|=dude|=evil|=enter|=activate|=enable|=switch"),
+       r"\b(?:enter|activate|switch to) (?:admin|sudo|root|superuser|unrestricted|diagnostic|debug|god|jailbreak) mode\b|\b(?:jailbreak|dan|stan|dude|evil|anti-?dan|opposite|unrestricted|unfiltered|uncensored) mode\b|\b(?:developer|dev|god|maintenance|debug|admin|sudo|root|superuser|diagnostic|system|override|test) mode (?:enabled|output|response)\b|\b(?:ai|chatgpt|gpt|assistant|model|bot|chatbot|llm|claude|gemini|you|yourself) (?:with|in) (?:developer|dev|god|debug|admin|sudo|maintenance) mode\b|\b(?:simulate|emulate|stay in|remain in|act in|you are (?:now )?in|you're (?:now )?in|you are entering|you're entering|switch (?:yourself )?to|put yourself in) (?:the |a )?(?:developer|dev|god|debug|admin|sudo|root|superuser|maintenance|diagnostic|unrestricted) mode\b",
+       "=mode:100", 20,
+       gate="jailbreak|dan|stan|dude|evil|anti|antidan|opposite|unrestricted|unfiltered|uncensored|developer|dev|god|maintenance|debug|admin|sudo|root|superuser|diagnostic|system|override|test",
+       heads="=enter|=activate|=switch|=jailbreak|=dan|=stan|=dude|=evil|=anti|=antidan|=opposite|=unrestricted|=unfiltered|=uncensored|=developer|=dev|=god|=maintenance|=debug|=admin|=sudo|=root|=superuser|=diagnostic|=system|=override|=test|=ai|=chatgpt|=gpt|=assistant|=model|=bot|=chatbot|=llm|=claude|=gemini|=you|=yourself|=simulate|=emulate|=stay|=remain|=act|=put"),
+    # A system mode claimed in a tag or by the writer ("<SYSTEM MODE>", "I'm entering a 'maintenance mode'").
+    _r("role.sys_mode", "role_confusion", "high",
+       r"<[\x20\t/]{0,3}(?:[\w'-]{1,20} ){0,4}?(?:system|override|admin|developer|sudo|god|jailbreak|maintenance|debug|security|root|unrestricted) mode[\x20\t]{0,3}>|<[\x20\t]{0,3}(?:modus|modo|modalita) (?:[\w'-]{1,20} ?){1,3}>|\b(?:sto entrando in|estoy entrando en|j'entre en|je passe en|ich betrete|betrete ich|ich wechsle in|estou entrando em|entro en)\b[^.\n]{0,40}?(?:modalita|modo|mode|modus)\b|\bi(?:'m| am) (?:now )?(?:entering|activating|initiating|switching to|enabling|in) (?:an? |the |my )?['\"]?[\w'-]{1,25}(?: [\w'-]{1,25})?['\"]? mode\b",
+       "=mode:180 =modus:12 =modo:12 =modalita:12 =sto =estoy =j =je =ich =betrete =estou =entro", 60,
+       gate="system|override|admin|developer|sudo|god|jailbreak|maintenance|debug|security|root|unrestricted|i|modus|modo|modalita|sto|estoy|j|je|ich|betrete|estou|entro",
+       heads="<|=i|=sto|=estoy|=j|=je|=ich|=betrete|=estou|=entro"),
+    # Persona reassignment: the reader is to simulate, become or answer as another AI.
+    _r("role.simulate", "role_confusion", "high",
+       r"\byou(?: are|'re| will be) (?:about|going) to (?:simulate|act as|pretend|become|roleplay|role-play|play the role|immerse yourself)\b|\b(?:simulate|emulate|pretend to be|act as|roleplay as|role-play as|play the role of|take on the role of|immerse yourself in the role of|become) (?:an? |the )?(?:[\w'-]{1,20},? ){0,4}?(?:ai|chatbot|bot|language model|llm|model|assistant|gpt),? (?:with no|without|that has no|who has no|which has no|free (?:of|from)|that (?:is|has been) (?:free|freed|unrestricted|unfiltered|jailbroken)|that (?:can|will) do anything|called|named|who (?:never|can|will|doesn't|does not))\b|\b(?:answer|respond to|reply to) (?:my|every|each|all) (?:of my )?(?:prompts?|questions?|messages?)[^.\n]{0,24}? (?:in )?(?:two|2) (?:different |separate |distinct )?(?:ways|manners|responses)\b|\b(?:always )?generate two responses\b|\b(?:respond|reply|answer)[^.\n]{0,60}? (?:in|as|with) (?:two|2) (?:different |separate |distinct )?(?:ways|manners|responses|personalities|personas|styles)\b|\b(?:respond|reply|answer) to every (?:prompt|message|question|request) (?:i (?:give|send|ask)|from now)\b|\byou are now (?:called |named |known as )?[\w-]{0,30}(?:gpt|bot|ai|dan)\b|\byou (?:have to|must|will|shall) (?:now )?(?:answer|obey|follow|comply with) (?:all|every|any) (?:of )?(?:my|the) (?:questions|commands|orders|requests|instructions)\b|\bi(?:'m| am) (?:god|your (?:god|master|creator|owner|developer|admin|administrator|programmer))\b|\bi(?:'m| am) (?:a|an|the) (?:developer|admin|administrator|engineer|creator|owner|programmer)\b[^.\n]{0,30}?\b(?:running|performing|conducting|doing|initiating|executing)\b|\b(?:you will|you must|you have to|you shall) (?:now )?(?:respond|answer|reply|speak|act|behave) (?:as|like) (?:an? |the )?[\w'-]{1,30}(?:,| and| who| that) ",
+       "^simulat:120 ^emulat ^pretend:120 =act:120 ^roleplay:120 =role:120 =play:120 =become:120 ^immerse:120 =take =ways:270 =manners:270 =responses:270 =respond:60 =answer:60 =reply:60 =speak:60 =behave:60 =now:30 =obey:60 =follow:60 =comply:60 =god:48 =developer:48 =admin:48 =administrator:48 =engineer:48 =creator:48 =owner:48 =programmer:48 =master:48", 160,
+       heads="=you|^simulat|^emulat|=pretend|=act|^roleplay|=role|=play|=take|=immerse|=become|^answer|^respond|^reply|=always|=generate|=i"),
+    # Lasting behaviour changes: from now on, for the rest of the conversation, in all future answers.
+    _r("inject.persistent", "instruction_injection", "high",
+       r"\bfrom (?:now|this (?:moment|point)) (?:on|onwards?|forward)\b,? (?:you (?:will|must|shall|should|have to|need to|are to|are going to)(?: always| never| only| now)? (?:always|never|only|respond|reply|answer|act|behave|speak|talk|write in|refer to yourself|call yourself|pretend|ignore|disregard|forget|be (?:my|a|an|the|called|named|known)|include|end (?:every|each|all|your)|start (?:every|each|all|your)|begin (?:every|each|all|your)|address me|obey|comply)|you are (?:a|an|my|now|called|named|known as|dan|no longer|not)|you(?:'re| are) going to (?:act|pretend|respond|answer|be)|i want you to|your (?:name|role|task|job|purpose|answers?|responses?|replies) (?:is|are|will)|always|never|only|every (?:response|answer|reply|message)|all (?:your )?(?:responses|answers|replies)|respond|reply|answer|act|behave|speak|write|talk|refer to yourself|call yourself|you're|ignore|disregard|do not|don't|end|start|begin|include|append|add)\b|\bfor the rest of (?:this|the|our) (?:conversation|chat|session|dialogue)\b,? (?:you|always|never|only|respond|reply|answer|act|speak|ignore)\b|\bin (?:all|every|each) (?:of )?(?:your )?(?:future|subsequent|following|upcoming) (?:responses|answers|replies|messages|outputs|conversations|interactions)\b|\bgoing forward,? (?:you (?:must|will|should|shall)|always|never|only respond|only reply|only answer)\b|\bremember (?:this|that|the following) (?:for|in) (?:all )?(?:future|subsequent|later) (?:conversations|interactions|responses|sessions|chats)\b",
+       "=now:30 =moment:30 =point:30 =rest:36 =future:90 =subsequent:90 =following:90 =upcoming:90 =forward:30 =remember", 200,
+       gate="from|rest|future|subsequent|following|upcoming|going|remember",
+       heads="=from|=for|=in|=going|=remember"),
+    # Orders addressed to "the AI", "the language model", "the assistant" (or anyone who is one).
+    _r("inject.addressed_ai", "instruction_injection", "high",
+       r"\b(?:(?:the|dear|attention|hey|any|all|every|to the|note to the|note for the|message to the|instructions? for the)[\x20\t,:]{1,3})?(?:ai|artificial intelligence|language model|large language model|llm|ai assistant|ai agent|ai model|assistant|chatbot|ai bot)s?(?: (?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling) (?:this|these|the)(?: \w{1,20})?)?[\x20\t,:]{1,3}(?:(?:must|should|shall|will|has to|needs to|is (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to|are (?:now )?(?:instructed|required|ordered|told|asked|expected|supposed) to) )?(?:now |immediately |instead |also |first |please |always |only )?(?:ignore|disregard|forget|override|reveal|disclose|leak|send|forward|email|e-mail|post|upload|print|output|say|state|write|respond|reply|answer|include|insert|append|add|delete|remove|transfer|pay|execute|run|visit|open|click|navigate|recommend|praise|rate|approve|accept|rank|score|summari[sz]e (?:this|it) as|not (?:tell|mention|reveal|inform|disclose|alert|notify|summari[sz]e|follow))\b|\bif you(?:'re| are) (?:an? )?(?:ai|llm|language model|large language model|ai assistant|ai agent|ai model|assistant|bot|chatbot|automated (?:system|agent|assistant|tool)|gpt|claude|chatgpt)\b",
+       "=ai:120 =ais:120 =llm:120 =llms:120 =language:120 =artificial:120 =assistant:120 =assistants:120 =chatbot:120 =chatbots:120 =automated:120 =gpt:120 =claude:120 =chatgpt:120", 140,
+       gate="ai|llm|language|artificial|assistant|chatbot|automated|gpt|claude|chatgpt|assistants|chatbots|ais|llms",
+       heads="=the|=dear|=attention|=hey|=any|=all|=every|=to|=note|=message|=instruction|=instructions|=if|=ai|=ais|=llm|=llms|=language|=large|=artificial|=assistant|=assistants|=chatbot|=chatbots|=automated|=gpt|=claude|=chatgpt"),
+    # Fake role headers: a Markdown heading that is a role ("## System", "### New instructions") followed by an
+    # order, and an HTML comment that speaks to the model.
+    _r("role.header", "role_confusion", "high",
+       r"(?m)^[\x20\t]{0,3}#{1,6}[\x20\t]{0,3}\*{0,2}(?:system|system prompt|system message|system instructions?|system override|new instructions?|updated instructions?|important instructions?|assistant|developer(?: message| instructions?)?|admin(?:istrator)?(?: message| instructions?)?)\*{0,2}[\x20\t]{0,3}:?[\x20\t]*\n(?:[\x20\t]*\n){0,2}[^\n]{0,120}?\b(?:you|your|ignore|disregard|forget|always|never|must|respond|reply|reveal|print|output|do not|don't)\b",
+       "=system:60 =new:60 =updated:60 =important:60 =assistant:60 =developer:60 =admin:60 =administrator:60", 260,
+       gate="you|your|ignore|disregard|forget|always|never|must|respond|reply|reveal|print|output|do|don"),
+    _r("role.html_comment", "role_confusion", "high",
+       r"<!--[^>\n]{0,60}?(?:(?<![\w-])(?:ignore|disregard|forget) (?:the|all|any|every|previous|prior|above|this|that|these|everything|your|my)\b|\b(?:system|assistant|ai|llm|admin|developer|instructions?|note to (?:the )?(?:ai|assistant|llm|model))[\x20\t]{0,2}:|\bnew instructions?\b|\byou (?:must|should|will|are to) (?:now )?(?:ignore|say|print|state|respond|reply|output|reveal|tell|write|include|send))",
+       "<!--", 120),
     _r("role.end_session", "role_confusion", "medium", r"<end of (?:session|conversation|context|document)>", "<end"),
     # --- tool-call injection
     _r("tool.json_call", "tool_call_injection", "high",
@@ -224,7 +249,7 @@ _RULES: tuple[_Rule, ...] = (
        r"\"(?:command|cmd|shell|bash|exec|script)\"~:~\"[^\"\n]{0,120}?(?:\bcurl\b|\bwget\b|\brm -rf\b|\b(?:ba)?sh -c\b|\bnc -|/etc/passwd|~/\.ssh|\bid_rsa\b|\.env\b|\bchmod \+x\b|\bbase64 -d\b)",
        "\"command \"cmd \"shell \"bash \"exec \"script", 300),
     _r("tool.xml_call", "tool_call_injection", "high",
-       r"<(?:tool_call|function_call|tool_use|tool_code|invoke|antml:invoke|execute_command|run_command|function=[\w.-]{1,64})\b|<name>[\w.-]{1,64}</name>~<(?:arguments|parameters|args)>",
+       r"<(?:tool_call|function_call|tool_use|tool_code|execute_command|run_command)>(?:\s|\\n){0,8}(?:[{\[<\"]|[\w.-]{1,64} ?\(|[\w.-]{1,64}</)|<(?:invoke|antml:invoke) name=|<function=[\w.-]{1,64}>|<name>[\w.-]{1,64}</name>~<(?:arguments|parameters|args)>",
        "<tool_ <function <invoke <execute_command <run_command <name>", 300),
     _r("tool.yaml_call", "tool_call_injection", "high",
        r"(?m)^[\x20\t-]{0,8}(?:name|tool|function) ?[:=] ?[\"']?[\w.-]{1,64}[\"']?[\x20\t]{0,8}\n[\x20\t]{0,8}\[?(?:arguments|parameters|args)\]? ?[:=]?",
@@ -251,7 +276,7 @@ _RULES: tuple[_Rule, ...] = (
        r"\bwhat (?:are|were|is|was) (?:your|those|the) (?:initial |original |previous |first |exact |system |hidden |secret )?(?:instructions|prompt|system prompt|directives|rules|guidelines)\b|\binstructions (?:that )?you (?:were|have been|had been|are) given\b|\b(?:every|all|any) instructions? you have (?:been )?(?:given|received)|\brepeat (?:all|every|the) (?:of )?(?:your )?(?:instructions|text above|words above|above text)|\bopposite of your (?:system )?instructions|\bwhat (?:were|have) you (?:been )?(?:told|instructed|programmed|asked) (?:to|not to|before|earlier|at the (?:start|beginning))\b|\b(?:summari[sz]e|repeat|print|output|show) what (?:was|is) (?:written |said |stated )?above\b|\bwhat (?:was|is) (?:written|said|stated) (?:above|before this|at the (?:start|beginning) of (?:this|the|our) conversation)",
        "^what ^instruction:120 ^repeat ^opposite"),
     _r("secret.prompt_continue", "secret_extraction", "high",
-       r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were|says|contains) ?:|\bconsole\.log ?\(~(?:system|prompt|instructions)",
+       r"(?:system prompt|my instructions|initial instructions|your instructions) (?:is|are|were|says|contains) ?:|\bconsole\.log ?\( ?[\"'`][^\"'`\n]{0,40}?(?:system prompt|your instructions|the instructions|your prompt)",
        "^prompt:60 ^instruction:60 ^console"),
     _r("secret.prompt_above", "secret_extraction", "high",
        r"\b(?:show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell out|write out|type out|summari[sz]e)[:,]? (?:me |us )?(?:all |everything |exactly |verbatim )?(?:(?:of )?(?:the |your )?(?:text|words|content|messages?|lines?|instructions|prompt|everything)(?: (?:written|given|provided|that (?:was|were) (?:written|given)))? )?(?:above|before this (?:line|message|point|conversation)|before my (?:first )?(?:messages?|questions?)|preceding this|prior to this|at the (?:start|beginning) of (?:this|the|our) (?:conversation|chat|session))\b",
@@ -259,7 +284,7 @@ _RULES: tuple[_Rule, ...] = (
        gate="above|this|my|conversation|chat|session",
        starts="show|print|reveal|display|output|repeat|tell|give|share|leak|dump|recite|echo|paste|copy|spell|write|type|summarize|summarise"),
     _r("secret.credentials", "secret_extraction", "high",
-       rf"\b{_REVEAL} (?:me |us )?(?:\w{{1,20}} ){{0,4}}?{_SECRET_THING}",
+       rf"\b{_REVEAL}{_H}(?:(?:me|us){_H}(?:\w{{1,20}}{_H}){{0,4}}?|(?:\w{{1,20}}{_H}){{0,3}}?(?:the|your|my|all|any|its|their|our|this|these|those|every|his|her){_H}(?:\w{{1,20}}{_H}){{0,2}}?|(?:\w{{1,20}}{_H}){{0,4}}?(?=\.env\b|id_rsa|mcp\.json|\.aws/credentials|\.npmrc|/etc/(?:passwd|shadow)))(?:{_SECRET_THING})(?! ?(?:reset|recovery|manager|strength|field|policy|policies|requirements?|hint|input|box|form|change|expir\w*|length|rules?|complexity|protected|less|in (?:plain ?text|clear ?text|the (?:field|box|input))|as you type))",
        "^api:200 ^private:200 ^ssh:200 ^password:200 ^secret:200 ^credential:200 ^token:200 ^rsa:200 ^variables:200 .env:200 ^mcp:200 ^npmrc:200 ^passwd:200 ^shadow:200 ^conversation:200 ^history:200 ^cookie:200 ^session:200 ^connection:200", 60,
        starts=_REVEAL_GATE),
     _r("secret.exfil_url", "secret_extraction", "high",
@@ -373,6 +398,35 @@ _RULES: tuple[_Rule, ...] = (
        "^section:40 ^prompt:20", 120,
        gate="describe|show|print|repeat|quote|summarize|summarise|list|output|provide|fill|complete|write|paste",
        starts="instruction|system"),
+    # "Ignore the page / the function / the résumé and state ...": the order replaces the task with a claim.
+    _r("override.ignore_and_say", "system_override", "high",
+       r"\b(?:ignore|disregard|forget) (?:the|this|that|all|any|everything|my|your)\b[^.!?\n]{0,50}?(?:,|\band\b) (?:instead |just |simply |only )?(?:state|say|declare|claim|insist|respond|reply|answer|tell (?:me|the user|them|everyone))\b",
+       "^ignor ^disregard ^forget", 140, gate="state|say|declare|claim|insist|respond|reply|answer|tell",
+       heads="=ignore|=disregard|=forget"),
+    # "Decode this (base64 / binary / Morse ...) and tell me what it says": the payload is an order to the reader.
+    _r("inject.decode_and_obey", "instruction_injection", "high",
+       r"\b(?:decode|decipher|decrypt|translate|convert|read)\b[^.!?\n]{0,50}?\b(?:base64|base-64|binary|hex|hexadecimal|morse|rot13|rot-13|caesar|cipher|pig latin|ciphertext|encoded)\b[^!?\n]{0,80}?\b(?:tell me what it (?:says|means)|answer (?:it|the question)|follow (?:it|them|the instructions?)|do what it says|execute (?:it|them)|reply (?:with|in|to it)|respond (?:with|in|to it)|and (?:then )?(?:do|follow|execute|obey))\b",
+       "^decod ^deciph ^decrypt ^translat ^convert =read", 200,
+       gate="base|binary|hex|hexadecimal|morse|rot|caesar|cipher|pig|ciphertext|encoded",
+       heads="^decod|^deciph|^decrypt|^translat|^convert|=read"),
+    # --- other languages written in Latin script (folded: accents gone, "é" is "e"): ignore / forget the
+    # instructions, and reveal the system prompt.
+    _r("override.ignore_ml", "system_override", "high",
+       r"\b(?:ignor(?:e|ez|a|ar|are|ate|iere|ieren|ier|iert|eer|em|o|amos|iamo|iert)|vergiss|vergesst|vergessen|missacht(?:e|en|et)?|olvid(?:a|ad|e|en|ar|ate|ese)|oubli(?:e|ez|er|ons)|dimentic(?:a|are|ate|ati)|esquec(?:a|e|er|am)|negeer|vergeet|desconsider(?:a|e|ar|em)|abaikan|lupakan|bo qua|quen|unut|pansinin|kalimutan|balewalain|tenez pas compte (?:de|des)|haga caso omiso (?:de|a)|non tenere conto (?:di|delle|degli))\b[^.!?\n]{0,60}?\b(?:instrucciones|talimatlarini|indicaciones|instructions|anweisungen|directrices|indicazioni|instruccion|instructies|instruction|richtlinien|talimatlara|talimatlari|directivas|directives|instrucoes|istruzione|istruzioni|opdrachten|talimatlar|anweisung|consignes|directive|direttive|instrucao|instruksi|tagubilin|consigne|perintah|petunjuk|vorgaben|befehle|talimat|aturan|panuto|regeln|reglas|regles|regole|regras|utos|huong dan|chi dan|chi thi|alles,? was|tout ce qu|todo lo que|tutto quello|tudo o que|todas (?:esas|estas|las|as))\b|\b(?:onceki|yukaridaki|tum) (?:talimat|kural|komut)\w{0,6}[^.!?\n]{0,30}?\b(?:gormezden gel|yok say|unut|dikkate alma|goz ardi et)\w{0,4}",
+       "^ignor ^vergiss ^vergess ^missacht ^olvid ^oubli ^dimentic ^esquec ^negeer ^vergeet ^desconsider ^abaikan ^lupakan =bo =quen =unut ^pansinin ^kalimutan ^balewalain =tenez =haga =non ^onceki ^yukaridaki =tum", 120,
+       gate="alles|anweisung|anweisungen|aturan|befehle|chi|consigne|consignes|directivas|directive|directives|directrices|direttive|huong|indicaciones|indicazioni|instrucao|instruccion|instrucciones|instrucoes|instructies|instruction|instructions|instruksi|istruzione|istruzioni|opdrachten|panuto|perintah|petunjuk|regeln|reglas|regles|regole|regras|richtlinien|tagubilin|talimat|talimatlar|talimatlara|talimatlari|talimatlarini|todas|todo|tout|tudo|tutto|utos|vorgaben"),
+    _r("role.developer_ml", "role_confusion", "high",
+       r"\b(?:ich bin (?:gott|dein(?:e)? (?:entwickler\w{0,3}|administrator\w{0,3}|schopfer\w{0,3}))|je suis (?:dieu|votre (?:developpeur|createur|administrateur)|ton (?:developpeur|createur|administrateur))|soy (?:dios|tu (?:desarrollador|creador|administrador)|su (?:desarrollador|creador|administrador))|sou (?:deus|o teu (?:desenvolvedor|criador)|o seu (?:desenvolvedor|criador)|teu (?:desenvolvedor|criador)|seu (?:desenvolvedor|criador))|sono (?:dio|il tuo (?:sviluppatore|creatore|amministratore))|ben senin (?:gelistiricin\w{0,3}|yaraticin\w{0,3}|tanrin\w{0,3})|aku (?:tuhan|penciptamu|pengembangmu)|ako ang (?:iyong )?(?:diyos|developer|lumikha))\b",
+       "=ich =je =soy =sou =sono =ben =aku =ako", 60,
+       gate="gott|entwickler|administrator|schopfer|dieu|developpeur|createur|administrateur|dios|desarrollador|creador|administrador|deus|desenvolvedor|criador|dio|sviluppatore|creatore|amministratore|gelistiricin|gelistiriciniz|gelistiricinim|yaraticin|yaraticiniz|tanrin|tanriniz|tuhan|penciptamu|pengembangmu|diyos|developer|lumikha"),
+    _r("override.ignore_say_ml", "system_override", "high",
+       r"\b(?:ignor\w{0,6}|olvid\w{0,4}|oubli\w{0,4}|vergiss|missacht\w{0,4}|balewalain|abaikan|dimentic\w{0,4}|esquec\w{0,4})\b[^.!?\n]{0,50}?\b(?:y|und|et|e|at|dan|ve|va) (?:declara|declare[zr]?|di|dite|dis|dites|indique[zr]?|indica|sag|sage|sagen sie|gib an|geben sie an|estado|sabihin|nyatakan|katakan|afirma|afferma|affermare|belirt|noi|diga)\w{0,3}\b",
+       "^ignor ^olvid ^oubli ^vergiss ^missacht ^balewalain ^abaikan ^dimentic ^esquec", 120,
+       gate="y|und|et|e|at|dan|ve|va"),
+    _r("secret.prompt_ml", "secret_extraction", "high",
+       r"\b(?:zeig(?:e|t|en)?|gib|verrate?|nenne|enthull\w{0,3}|revel\w{0,4}|montre[rz]?|affiche[rz]?|donne[rz]?|dis-moi|muestr\w{0,4}|revela\w{0,3}|dime|mostr\w{0,4}|rivel\w{0,4}|dimmi|diga|tunjukkan|ungkapkan|ipakita|goster|hien thi|cho toi)\b[^.!?\n]{0,40}?(?:system-?prompts?|systemanweisung\w{0,3}|system-?nachricht\w{0,3}|(?:prompt|invite|message|instructions?|instrucciones|istruzioni|instrucoes|anweisungen) (?:du |de |del |di |do |des )?(?:systeme|sistema|system|sistem)|(?:geheime[nrs]?|secret[aeo]?s?|secreta|segret[ao]) (?:schlussel|cle|clave|chiave|chave|code|codigo|passwort|kennwort)|(?:schlussel|cle|clave|chiave|chave) (?:secret[aeo]?|secreta|segreta|geheim))",
+       "^zeig =gib ^verrat =nenne ^enthull ^revel ^montre ^affiche ^donne =dis ^muestr ^revela =dime ^mostr ^rivel =dimmi =diga ^tunjukkan ^ungkapkan ^ipakita ^goster =hien =cho", 110,
+       gate="systemprompt|systemprompts|secrets|secretas|secretos|system|systemanweisung|systemanweisungen|systemnachricht|systeme|sistema|sistem|geheime|geheimen|geheimer|geheimes|secret|secrete|secreta|secreto|segreto|segreta|schlussel|cle|clave|chiave|chave|prompt|prompts"),
     # --- low: worth logging, too common in benign text to block
     _r("low.mention", "instruction_injection", "low", r"\bprompt injection\b|\bjailbreak\b|\bsystem prompt\b",
        "^prompt:60 ^jailbreak",

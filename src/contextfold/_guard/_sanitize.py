@@ -13,8 +13,9 @@ from typing import Any, Literal, TypeAlias
 from pydantic import BaseModel, ConfigDict
 
 from contextfold._guard._fence import Fence
-from contextfold._guard._injection import Finding, scan_injection
-from contextfold._guard._redact import Redaction, redact_secrets
+from contextfold._guard._findings import Finding, Redaction
+from contextfold._guard._injection import scan_injection
+from contextfold._guard._redact import redact_secrets
 from contextfold._messages import DataBlock, TextBlock, ToolResultBlock
 
 __all__ = [

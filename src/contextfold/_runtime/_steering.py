@@ -22,12 +22,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TypeAlias, assert_never
+from typing import ClassVar, TypeAlias, assert_never
 
-from contextfold._errors import ContextfoldError, InputError
+from contextfold._errors import ChannelFullError, ContextfoldError, InputError
 from contextfold._messages import HintBlock, Message
 from contextfold._runtime._hints import inject_hint
 
@@ -51,6 +51,9 @@ DEFAULT_STEERING_CAPACITY = 16
 class FollowUp:
     """A new user message for the agent: appended to the context as a user turn."""
 
+    label: ClassVar[str] = "follow-up"
+    """How `ChannelFullError` names this kind."""
+
     message: Message | str
 
     def __post_init__(self) -> None:
@@ -71,6 +74,9 @@ class FollowUp:
 class SystemReminder:
     """Out-of-band guidance: appended as a hint (``<system-reminder>``), not as something the user said."""
 
+    label: ClassVar[str] = "system reminder"
+    """How `ChannelFullError` names this kind."""
+
     text: str
 
     def __post_init__(self) -> None:
@@ -82,36 +88,21 @@ class SystemReminder:
 class RequestPause:
     """Ask the agent to stop before its next model call until `SteeringChannel.resume`."""
 
+    label: ClassVar[str] = "pause request"
+    """How `ChannelFullError` names this kind."""
+
 
 @dataclass(frozen=True, slots=True)
 class Cancel:
     """Ask the agent to stop after the current tool finishes, leaving the context consistent."""
 
+    label: ClassVar[str] = "cancel"
+    """How `ChannelFullError` names this kind."""
+
     reason: str = ""
 
 
 SteeringMessage: TypeAlias = FollowUp | SystemReminder | RequestPause | Cancel
-
-_KIND_NAMES: dict[type, str] = {
-    FollowUp: "follow-up",
-    SystemReminder: "system reminder",
-    RequestPause: "pause request",
-    Cancel: "cancel",
-}
-
-
-class ChannelFullError(ContextfoldError):
-    """The steering channel holds ``capacity`` messages the agent has not drained yet."""
-
-    def __init__(self, capacity: int, waiting: Sequence[SteeringMessage]) -> None:
-        self.capacity = capacity
-        self.waiting = tuple(waiting)
-        counts = Counter(_KIND_NAMES[type(m)] for m in self.waiting)
-        summary = ", ".join(f"{n} {kind}" for kind, n in sorted(counts.items()))
-        super().__init__(
-            f"steering channel is full (capacity {capacity}; waiting: {summary}); "
-            "the agent drains it before its next model call, try again then"
-        )
 
 
 class SteeringChannel:

@@ -27,13 +27,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
-from contextfold._errors import ContextfoldError
+from contextfold._errors import StoreError
 
 __all__ = ["LineageRecord", "SessionStats", "SessionStore", "StoreError"]
-
-
-class StoreError(ContextfoldError):
-    """The session store cannot be reached, read or written (the proxy forwards the request unchanged)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -263,8 +263,8 @@ def messages_to_jsonl(messages: Iterable[Message]) -> str:
     return b"".join(messages_to_jsonl_chunks(messages)).decode("utf-8")
 
 
-class _Bad(Exception):
-    """A structural problem inside one message; turned into `InputError` with its location."""
+class _Bad(InputError):
+    """A structural problem inside one message; re-raised as a plain `InputError` with its location."""
 
 
 def _field(d: Mapping[str, Any], key: str, kind: type, *, optional: bool = False, default: Any = None) -> Any:

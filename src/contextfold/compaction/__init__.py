@@ -12,19 +12,30 @@ applies. Every class here is usable alone or as a tier of `TieredCompaction`:
 - `NoCompaction`: never compacts.
 
 `Ledger`/`Fact` are the facts ledger attached to every summary; `LoopGuard`
-says when an automatic compaction counts as done.
+says when an automatic compaction counts as done. A strategy that awaits (a
+model) also has ``aplan`` (`AsyncCompactionStrategy`); `plan_async` calls
+whichever a strategy has.
 """
 
+from contextfold._public import publish as _publish
 from contextfold.compaction._clear_results import ClearToolResults
 from contextfold.compaction._dedupe_reads import DedupeFileReads, read_key
 from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._ledger import Fact, FactKind, Ledger, extract_facts, parse_ledger
 from contextfold.compaction._loop_guard import LoopGuard
-from contextfold.compaction._plan import CompactionPlan, CompactionStrategy, NoCompaction, Replacement
+from contextfold.compaction._plan import (
+    AsyncCompactionStrategy,
+    CompactionPlan,
+    CompactionStrategy,
+    NoCompaction,
+    Replacement,
+    plan_async,
+)
 from contextfold.compaction._structured_strategy import StructuredStrategy
 from contextfold.compaction._tiered import TieredCompaction
 
 __all__ = [
+    "AsyncCompactionStrategy",
     "ClearToolResults",
     "CompactionPlan",
     "CompactionStrategy",
@@ -40,5 +51,8 @@ __all__ = [
     "TieredCompaction",
     "extract_facts",
     "parse_ledger",
+    "plan_async",
     "read_key",
 ]
+
+_publish(__name__, globals(), __all__)

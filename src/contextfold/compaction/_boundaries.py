@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from contextfold._markers import MARKER_KEY, SUMMARY_MARKER, is_summary
 from contextfold._messages import (
     HintBlock,
     Message,
@@ -51,13 +52,16 @@ __all__ = [
     "find_boundary",
     "is_real_user",
     "last_user_index",
+    "leading_system_count",
     "reserve_cut",
     "safe_cuts",
     "split_message",
 ]
 
-SUMMARY_META_KEY = "contextfold"
-SUMMARY_META_VALUE = "summary"
+SUMMARY_META_KEY = MARKER_KEY
+"""Old name of `contextfold._markers.MARKER_KEY`."""
+SUMMARY_META_VALUE = SUMMARY_MARKER
+"""Old name of `contextfold._markers.SUMMARY_MARKER`."""
 _SNAP_CHARS = 64  # how far back a text cut may move to land on whitespace
 
 
@@ -136,11 +140,21 @@ def safe_cuts(messages: Sequence[Message], rules: Sequence[CutRule] = DEFAULT_RU
     return safe
 
 
+def leading_system_count(messages: Sequence[Message]) -> int:
+    """Number of system messages at the start: the prompt, which compaction never touches (the ``lo`` of a cut)."""
+    count = 0
+    for message in messages:
+        if message.role != "system":
+            break
+        count += 1
+    return count
+
+
 def is_real_user(message: Message) -> bool:
-    """A user turn written by a person: not only hints, not a contextfold summary, not tool results."""
+    """A user turn written by a person: not only hints, not a contextfold summary (`is_summary`), not tool results."""
     if message.role != "user" or message.tool_results:
         return False
-    if message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
+    if is_summary(message):
         return False
     return any(not isinstance(b, HintBlock) for b in message.content)
 
@@ -211,6 +225,11 @@ class Boundary:
     def compacted_end(self) -> int:
         """Index of the first message not (even partly) compacted, on the original list."""
         return self.cut - 1 if self.split is not None else self.cut
+
+    def compacted(self, messages: Sequence[Message]) -> tuple[Message, ...]:
+        """The messages this cut of ``messages`` compacts, in order (a split message's head last)."""
+        older = tuple(messages[self.lo : self.compacted_end])
+        return (*older, self.split.head) if self.split is not None else older
 
 
 def _block_tokens(role: str, block: object, counter: TokenCounter) -> int:

@@ -24,27 +24,25 @@ from collections.abc import Callable, Sequence
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
+from contextfold._markers import ARCHIVE_PENDING, MARKER_KEY, PLACEHOLDER_MARKER, is_placeholder_text
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
-from contextfold.compaction._boundaries import SUMMARY_META_KEY
-from contextfold.compaction._digest_strategy import leading_system_count
+from contextfold.compaction._boundaries import leading_system_count
 from contextfold.compaction._groups import call_names
 from contextfold.compaction._ledger import Fact, extract_facts
-from contextfold.compaction._plan import ARCHIVE_PENDING, PLACEHOLDER_META_VALUE, CompactionPlan
+from contextfold.compaction._plan import CompactionPlan
 
 __all__ = ["ClearToolResults", "is_placeholder", "latest_turn_start", "placeholder_result", "rewrite_results"]
 
 
 def is_placeholder(block: ToolResultBlock) -> bool:
     """Whether a result was already replaced by a contextfold placeholder."""
-    return any(
-        isinstance(b, TextBlock) and b.meta.get(SUMMARY_META_KEY) == PLACEHOLDER_META_VALUE for b in block.content
-    )
+    return any(is_placeholder_text(b) for b in block.content)
 
 
 def placeholder_result(block: ToolResultBlock, text: str) -> ToolResultBlock:
     """``block`` with its content replaced by ``text`` (ids, name and error flag kept, so pairing holds)."""
-    inner = TextBlock(text=text, meta={SUMMARY_META_KEY: PLACEHOLDER_META_VALUE})
+    inner = TextBlock(text=text, meta={MARKER_KEY: PLACEHOLDER_MARKER})
     return ToolResultBlock(
         call_id=block.call_id, content=(inner,), is_error=block.is_error, name=block.name, meta=block.meta
     )

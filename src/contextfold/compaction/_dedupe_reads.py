@@ -32,10 +32,11 @@ from typing import Any
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
+from contextfold._markers import ARCHIVE_PENDING
 from contextfold._messages import Message, ToolCallBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._clear_results import is_placeholder, plan_result_rewrites
-from contextfold.compaction._plan import ARCHIVE_PENDING, CompactionPlan
+from contextfold.compaction._plan import CompactionPlan
 
 __all__ = ["DedupeFileReads", "read_key"]
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import assert_never
 
+from contextfold._markers import is_summary
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -33,7 +34,7 @@ from contextfold._messages import (
     ToolResultBlock,
 )
 from contextfold._tokens._counting import TokenCounter
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, is_real_user
+from contextfold.compaction._boundaries import is_real_user
 from contextfold.compaction._groups import call_names
 
 __all__ = [
@@ -146,10 +147,6 @@ def _first_line(text: str) -> str:
     return ""
 
 
-def _is_summary(message: Message) -> bool:
-    return message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE
-
-
 def _result_line(result: ToolResultBlock, names: Mapping[str, str], limit: int, *, whole: bool) -> str:
     name = result.name or names.get(result.call_id, "tool")
     status = "error" if result.is_error else "ok"
@@ -180,8 +177,7 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
     if tier not in _LINE_TIERS:
         raise ValueError(f"digest_lines renders the Truncated and Compact tiers, not {tier.name}")
     compact = tier is _COMPACT
-    meta = message.meta
-    if meta and meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
+    if is_summary(message):
         return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
     content = message.content
     role = message.role
@@ -242,14 +238,14 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
 
 def stretches(messages: Sequence[Message]) -> list[tuple[int, int]]:
     """``(start, end)`` ranges: a new stretch begins at every real user message or earlier summary."""
-    starts = [i for i, m in enumerate(messages) if i == 0 or is_real_user(m) or _is_summary(m)]
+    starts = [i for i, m in enumerate(messages) if i == 0 or is_real_user(m) or is_summary(m)]
     return [(s, e) for s, e in zip(starts, [*starts[1:], len(messages)], strict=True)]
 
 
 def stretch_sentence(messages: Sequence[Message], names: Mapping[str, str]) -> str:
     """One sentence for a stretch: what the user asked and what the assistant did."""
     first = messages[0]
-    if _is_summary(first):
+    if is_summary(first):
         opener = f"Earlier: {_first_line(first.text)}"
         rest = messages[1:]
     elif is_real_user(first):

@@ -15,33 +15,105 @@ cut ride along in the summary's meta (`OVERFLOW_META_KEY`, never sent) and
 the next compaction, with more room, brings them back. The room set aside
 for the ledger before the cut is chosen is estimated from cached per-line
 costs (`ledger_size`), without building a ledger of the whole history.
+
+Where to cut is its own step (`find_summary_cut`, `DigestStrategy.cut`), so
+another summarizing strategy (the structured summary) cuts at the same place
+without building a digest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import DEFAULT_RULES, CutRule, find_boundary
+from contextfold.compaction._boundaries import DEFAULT_RULES, Boundary, CutRule, find_boundary, leading_system_count
 from contextfold.compaction._digest import build_digest
 from contextfold.compaction._groups import call_names, pending_tail
 from contextfold.compaction._ledger import OVERFLOW_META_KEY, ledger_size, ledger_with_overflow
 from contextfold.compaction._plan import ARCHIVE_REF_TOKENS, CompactionPlan, summary_message
 
-__all__ = ["DigestStrategy", "leading_system_count"]
+__all__ = ["DigestStrategy", "SummaryCut", "find_summary_cut", "leading_system_count"]
 
 
-def leading_system_count(messages: Sequence[Message]) -> int:
-    """Number of system messages at the start: the prompt, which compaction never touches."""
-    count = 0
-    for message in messages:
-        if message.role != "system":
+@dataclass(frozen=True, slots=True)
+class SummaryCut:
+    """Where a summarizing strategy cuts, and the room its summary has."""
+
+    boundary: Boundary
+    kept_limit: int
+    """Tokens left for the kept part and the summary body: the budget less the system prompt and the header."""
+    ledger_reserve: int
+    """Tokens set aside for the facts ledger before the cut was chosen (0 without a ledger)."""
+
+
+def find_summary_cut(
+    messages: Sequence[Message],
+    *,
+    counter: TokenCounter,
+    config: ContextConfig,
+    rules: Sequence[CutRule] = DEFAULT_RULES,
+    ledger_share: float = 0.9,
+) -> SummaryCut | None:
+    """Where to cut ``messages`` for a summary: the boundary search of every summarizing strategy.
+
+    ``None`` when nothing can be compacted; `ContextOverflowError` (naming the floor) when the system prompt, or
+    the running tool calls, alone exceed the budget. The ledger's room (``ledger_share`` of the summary) is set
+    aside first, so a large kept turn cannot squeeze the facts out.
+    """
+    lo = leading_system_count(messages)
+    counts = [count_messages(counter, (m,)) for m in messages]
+    budget = config.budget
+    system = sum(counts[:lo])
+    overhead = count_messages(counter, (summary_message("", count=len(messages), archive_ref=None),))
+    overhead += ARCHIVE_REF_TOKENS
+    if system + overhead > budget:
+        raise ContextOverflowError(
+            f"the system prompt alone takes {system} tokens; with the summary header that exceeds "
+            f"the budget of {budget} tokens (window {config.window})",
+            floor={"system": system},
+            budget=budget,
+        )
+    kept_limit = budget - system - overhead
+    # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
+    cap = int(config.summary_tokens * ledger_share)
+    reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
+    if reserve >= kept_limit // 2:
+        reserve = 0
+    # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
+    # reserve leaves that turn out, halve it until the turn fits, and drop it last.
+    boundary = None
+    for room in dict.fromkeys((reserve, reserve // 2, reserve // 4, 0)):
+        found = find_boundary(
+            messages,
+            counts,
+            counter=counter,
+            lo=lo,
+            reserve_tokens=config.reserve_tokens,
+            min_recent=config.min_recent_messages,
+            recent_cap=config.recent_cap_tokens,
+            kept_limit=kept_limit - room,
+            rules=rules,
+        )
+        if found is not None and (boundary is None or found.protected):
+            boundary = found
+        if boundary is not None and boundary.protected:
             break
-        count += 1
-    return count
+    if boundary is None:
+        pending = pending_tail(messages[lo:])
+        turn = sum(counts[lo + pending :]) if pending is not None else 0
+        raise ContextOverflowError(
+            f"the system prompt ({system} tokens) and the running tool calls ({turn} tokens) "
+            f"cannot be compacted and exceed the budget of {budget} tokens (window {config.window})",
+            floor={"system": system, "current_turn": turn},
+            budget=budget,
+        )
+    if boundary.cut == lo and boundary.split is None:
+        return None
+    return SummaryCut(boundary=boundary, kept_limit=kept_limit, ledger_reserve=reserve)
 
 
 class DigestStrategy:
@@ -70,63 +142,26 @@ class DigestStrategy:
         self.rules = tuple(rules)
         self.ledger_share = ledger_share
 
+    def cut(self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig) -> SummaryCut | None:
+        """Where this strategy cuts ``messages`` (`find_summary_cut` with its rules and ledger share)."""
+        return find_summary_cut(
+            messages, counter=counter, config=config, rules=self.rules, ledger_share=self.ledger_share
+        )
+
     def plan(
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
     ) -> CompactionPlan | None:
         """Plan a digest compaction of ``messages``; ``None`` when nothing can be compacted."""
-        lo = leading_system_count(messages)
-        counts = [count_messages(counter, (m,)) for m in messages]
+        cut = self.cut(messages, counter=counter, config=config)
+        return self.plan_at(messages, cut, counter=counter, config=config) if cut is not None else None
+
+    def plan_at(
+        self, messages: Sequence[Message], cut: SummaryCut, *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan:
+        """The digest plan for a cut already found (by `cut`)."""
+        boundary, kept_limit, reserve = cut.boundary, cut.kept_limit, cut.ledger_reserve
         budget = config.budget
-        system = sum(counts[:lo])
-        overhead = count_messages(counter, (summary_message("", count=len(messages), archive_ref=None),))
-        overhead += ARCHIVE_REF_TOKENS
-        if system + overhead > budget:
-            raise ContextOverflowError(
-                f"the system prompt alone takes {system} tokens; with the summary header that exceeds "
-                f"the budget of {budget} tokens (window {config.window})",
-                floor={"system": system},
-                budget=budget,
-            )
-        kept_limit = budget - system - overhead
-        # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
-        cap = int(config.summary_tokens * self.ledger_share)
-        reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
-        if reserve >= kept_limit // 2:
-            reserve = 0
-        # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
-        # reserve leaves that turn out, halve it until the turn fits, and drop it last.
-        boundary = None
-        for room in dict.fromkeys((reserve, reserve // 2, reserve // 4, 0)):
-            found = find_boundary(
-                messages,
-                counts,
-                counter=counter,
-                lo=lo,
-                reserve_tokens=config.reserve_tokens,
-                min_recent=config.min_recent_messages,
-                recent_cap=config.recent_cap_tokens,
-                kept_limit=kept_limit - room,
-                rules=self.rules,
-            )
-            if found is not None and (boundary is None or found.protected):
-                boundary = found
-            if boundary is not None and boundary.protected:
-                break
-        if boundary is None:
-            pending = pending_tail(messages[lo:])
-            turn = sum(counts[lo + pending :]) if pending is not None else 0
-            raise ContextOverflowError(
-                f"the system prompt ({system} tokens) and the running tool calls ({turn} tokens) "
-                f"cannot be compacted and exceed the budget of {budget} tokens (window {config.window})",
-                floor={"system": system, "current_turn": turn},
-                budget=budget,
-            )
-        if boundary.cut == lo and boundary.split is None:
-            return None
-        end = boundary.compacted_end
-        older: list[Message] = list(messages[lo:end])
-        if boundary.split is not None:
-            older.append(boundary.split.head)
+        older = list(boundary.compacted(messages))
         target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
         ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
         names = call_names(messages)
@@ -170,4 +205,5 @@ class DigestStrategy:
             else:
                 ledger_cap = max(ledger_tokens - over - 2, 0)
                 target = min(target, ledger_cap)
+        assert plan is not None  # the loop runs at least once
         return plan

@@ -67,6 +67,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, TypeAlias, assert_never
 
+from contextfold._markers import LEDGER_OVERFLOW_KEY, is_summary
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -79,7 +80,6 @@ from contextfold._messages import (
 )
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._boundaries import is_real_user
-from contextfold.compaction._plan import is_summary_message
 
 __all__ = [
     "LEDGER_HEADER",
@@ -100,7 +100,7 @@ KINDS: tuple[FactKind, ...] = ("rule", "file", "cmd", "id", "error")
 LEDGER_HEADER = "Facts ledger (verbatim from the archived messages, newest first):"
 """First line of a rendered ledger; `parse_ledger` looks for it."""
 
-OVERFLOW_META_KEY = "contextfold_ledger_overflow"
+OVERFLOW_META_KEY = LEDGER_OVERFLOW_KEY
 """``meta`` key of a summary message: the rendered lines of the facts its ledger's cap left out (never sent).
 
 A compaction with little room (a large latest turn) must cut the ledger; the facts it cut are carried here, so
@@ -637,7 +637,7 @@ def _scan(message: Message) -> _Scan:
     if entry is not None and entry.message is message:
         _CACHE.move_to_end(id(message))
         return entry
-    if is_summary_message(message):
+    if is_summary(message):
         carried, known = _read_ledger(message.text)
         costs: dict[str, _Costs] = {}
         overflow = message.meta.get(OVERFLOW_META_KEY)

@@ -16,20 +16,33 @@ Placeholders name the archive, which only exists after the write: they carry
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, Protocol, runtime_checkable
 
 from contextfold._config import ContextConfig
+from contextfold._markers import (
+    ARCHIVE_PENDING,
+    MARKER_KEY,
+    PLACEHOLDER_MARKER,
+    SUMMARY_HEADER_PREFIX,
+    SUMMARY_MARKER,
+    is_placeholder_text,
+    summary_header,
+)
+from contextfold._markers import is_summary as is_summary_message
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import SUMMARY_META_KEY, SUMMARY_META_VALUE, Boundary
+from contextfold.compaction._boundaries import Boundary
 
 __all__ = [
     "ARCHIVE_PENDING",
     "ARCHIVE_REF_TOKENS",
     "PLACEHOLDER_META_VALUE",
+    "SUMMARY_HEADER_PREFIX",
+    "AsyncCompactionStrategy",
     "CompactionPlan",
     "CompactionStrategy",
     "FunctionStrategy",
@@ -39,36 +52,24 @@ __all__ = [
     "as_strategy",
     "fill_archive_ref",
     "is_summary_message",
+    "plan_async",
     "summary_header",
     "summary_message",
 ]
 
 ARCHIVE_REF_TOKENS = 32
 """Tokens set aside in ``tokens_after`` for the archive reference filled in later."""
-ARCHIVE_PENDING = "(archive pending)"
-"""Stands for the archive path in a summary header or placeholder until the archive is written."""
-PLACEHOLDER_META_VALUE = "placeholder"
-"""``meta[SUMMARY_META_KEY]`` of a text block written by a strategy that names the archive."""
+PLACEHOLDER_META_VALUE = PLACEHOLDER_MARKER
+"""Old name of `contextfold._markers.PLACEHOLDER_MARKER` (the markers and `is_summary_message` live there now)."""
 PLACEHOLDER_REF_TOKENS = 12
 """Tokens set aside per placeholder for the archive path replacing `ARCHIVE_PENDING`."""
-SUMMARY_HEADER_PREFIX = "Summary of earlier conversation ("
-
-
-def is_summary_message(message: Message) -> bool:
-    """Whether ``message`` is a contextfold summary (by its meta, or by its header after a file round trip)."""
-    if message.meta.get(SUMMARY_META_KEY) == SUMMARY_META_VALUE:
-        return True
-    if message.role != "user" or not message.content:
-        return False
-    first = message.content[0]
-    return isinstance(first, TextBlock) and first.text.startswith(SUMMARY_HEADER_PREFIX)
 
 
 def fill_archive_ref(message: Message, ref: str) -> Message:
     """``message`` with `ARCHIVE_PENDING` replaced by ``ref`` in the placeholder blocks a strategy wrote."""
 
     def fill(block: TextBlock) -> TextBlock:
-        if block.meta.get(SUMMARY_META_KEY) != PLACEHOLDER_META_VALUE:
+        if not is_placeholder_text(block):
             return block
         return TextBlock(text=block.text.replace(ARCHIVE_PENDING, ref), meta=block.meta)
 
@@ -95,13 +96,6 @@ class Replacement:
     original: Message
 
 
-def summary_header(count: int, archive_ref: str | None) -> str:
-    """First line of a summary: how much was compacted and where the originals are."""
-    where = archive_ref if archive_ref is not None else ARCHIVE_PENDING
-    noun = "message" if count == 1 else "messages"
-    return f"Summary of earlier conversation ({count} {noun}, archived at {where})"
-
-
 def summary_message(
     body: str, *, count: int, archive_ref: str | None, meta: Mapping[str, Any] | None = None
 ) -> Message:
@@ -112,9 +106,7 @@ def summary_message(
     text = summary_header(count, archive_ref)
     if body:
         text += "\n" + body
-    return Message(
-        role="user", content=(TextBlock(text=text),), meta={**(meta or {}), SUMMARY_META_KEY: SUMMARY_META_VALUE}
-    )
+    return Message(role="user", content=(TextBlock(text=text),), meta={**(meta or {}), MARKER_KEY: SUMMARY_MARKER})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -287,7 +279,12 @@ class CompactionPlan:
 
 @runtime_checkable
 class CompactionStrategy(Protocol):
-    """Answers *what* to compact; ``None`` means there is nothing it can compact."""
+    """Answers *what* to compact; ``None`` means there is nothing it can compact.
+
+    A strategy that needs to await (a summary model) also has ``async def aplan`` with the same signature
+    (`AsyncCompactionStrategy`); `plan_async` is the one place that chooses between the two, so callers never
+    look for ``aplan`` themselves. ``plan`` stays required: it is the answer a synchronous caller gets.
+    """
 
     @property
     def name(self) -> str: ...
@@ -299,12 +296,39 @@ class CompactionStrategy(Protocol):
         ...
 
 
-PlanFunction = Callable[..., CompactionPlan | None]
-"""A plain function ``fn(messages, *, counter, config) -> CompactionPlan | None`` used as a strategy."""
+@runtime_checkable
+class AsyncCompactionStrategy(CompactionStrategy, Protocol):
+    """A strategy that plans asynchronously too: `plan_async` awaits its ``aplan``."""
+
+    async def aplan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        """Plan a compaction of ``messages``, awaiting what it needs (a model call)."""
+        ...
+
+
+async def plan_async(
+    strategy: CompactionStrategy, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+) -> CompactionPlan | None:
+    """The strategy's plan, from its ``aplan`` when it has a coroutine ``aplan``, else from ``plan``.
+
+    Strategies written against the protocol before ``aplan`` existed, with ``plan`` only, keep working.
+    """
+    if isinstance(strategy, AsyncCompactionStrategy) and inspect.iscoroutinefunction(strategy.aplan):
+        return await strategy.aplan(messages, counter=counter, config=config)
+    return strategy.plan(messages, counter=counter, config=config)
+
+
+PlanFunction = Callable[..., CompactionPlan | None] | Callable[..., Awaitable[CompactionPlan | None]]
+"""A plain function ``fn(messages, *, counter, config) -> CompactionPlan | None`` (or ``async def``) as a strategy."""
 
 
 class FunctionStrategy:
-    """Adapts a plain function to `CompactionStrategy`; its name is the function's name."""
+    """Adapts a plain function to `CompactionStrategy`; its name is the function's name.
+
+    An ``async def`` function plans through `aplan` (which `plan_async` and the `Context` use); its ``plan``
+    raises `TypeError`, since a synchronous caller cannot await it.
+    """
 
     def __init__(self, fn: PlanFunction, name: str | None = None) -> None:
         self._fn = fn
@@ -318,6 +342,21 @@ class FunctionStrategy:
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
     ) -> CompactionPlan | None:
         result = self._fn(messages, counter=counter, config=config)
+        if inspect.isawaitable(result):
+            if inspect.iscoroutine(result):
+                result.close()  # never awaited: close it rather than leave a "never awaited" warning
+            raise TypeError(f"strategy {self._name!r} is async: plan with plan_async (Context.prepare does)")
+        return self._checked(result)
+
+    async def aplan(
+        self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
+    ) -> CompactionPlan | None:
+        result = self._fn(messages, counter=counter, config=config)
+        if inspect.isawaitable(result):
+            result = await result
+        return self._checked(result)
+
+    def _checked(self, result: object) -> CompactionPlan | None:
         if result is not None and not isinstance(result, CompactionPlan):
             raise TypeError(f"strategy {self._name!r} returned {type(result).__name__}, not a CompactionPlan or None")
         return result

@@ -1,7 +1,8 @@
 """`StructuredStrategy`: the five-field LLM summary, falling back to the digest when the model cannot.
 
-The boundary is the digest's (same safe cuts, same budget); only the summary
-body differs. Planning needs a model call, so this strategy is async
+The boundary is the digest's (`DigestStrategy.cut`: same safe cuts, same
+budget); only the summary body differs, and the digest is built only when it
+is needed as the fallback. Planning needs a model call, so this strategy is async
 (``aplan``); the session awaits it. Any failure of the model — an error, an
 invalid object, a summary too big for the budget — yields the digest plan,
 with the reason recorded in ``details["fallback"]``. The facts ledger of the
@@ -53,21 +54,26 @@ class StructuredStrategy:
         self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig
     ) -> CompactionPlan | None:
         """Plan with the model's summary; fall back to the digest plan and say why."""
-        digest_plan = self.fallback.plan(messages, counter=counter, config=config)
-        if digest_plan is None:
+        cut = self.fallback.cut(messages, counter=counter, config=config)
+        if cut is None:
             return None
+        compacted = cut.boundary.compacted(messages)
+
+        def fallback(reason: str) -> CompactionPlan:
+            return _with_fallback(self.fallback.plan_at(messages, cut, counter=counter, config=config), reason)
+
         try:
-            outcome = await self.summarizer.summarize(digest_plan.compacted)
+            outcome = await self.summarizer.summarize(compacted)
         except SummarizerError as exc:
-            return _with_fallback(digest_plan, str(exc))
+            return fallback(str(exc))
         text = render_summary_text(outcome.summary)
         if self.ledger_share:
-            ledger = ledger_for(digest_plan.compacted, counter, int(config.summary_tokens * self.ledger_share))
+            ledger = ledger_for(compacted, counter, int(config.summary_tokens * self.ledger_share))
             text = "\n\n".join(part for part in (text, ledger) if part)
         plan = CompactionPlan.build(
             strategy=self.name,
             messages=messages,
-            boundary=digest_plan.boundary,
+            boundary=cut.boundary,
             summary_text=text,
             counter=counter,
             details={
@@ -77,10 +83,7 @@ class StructuredStrategy:
             },
         )
         if plan.tokens_after > config.budget:
-            return _with_fallback(
-                digest_plan,
-                f"the model's summary left {plan.tokens_after} tokens, over the budget of {config.budget}",
-            )
+            return fallback(f"the model's summary left {plan.tokens_after} tokens, over the budget of {config.budget}")
         return plan
 
 

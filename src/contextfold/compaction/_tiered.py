@@ -22,7 +22,6 @@ generator (`_flow`), so the logic is written once.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Generator, Sequence
 from dataclasses import replace
 from types import MappingProxyType
@@ -32,15 +31,17 @@ from contextfold._config import ContextConfig
 from contextfold._errors import ConfigError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
+from contextfold.compaction._boundaries import leading_system_count
 from contextfold.compaction._clear_results import ClearToolResults
 from contextfold.compaction._dedupe_reads import DedupeFileReads
-from contextfold.compaction._digest_strategy import DigestStrategy, leading_system_count
+from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._plan import (
     ARCHIVE_REF_TOKENS,
     PLACEHOLDER_REF_TOKENS,
     CompactionPlan,
     CompactionStrategy,
     Replacement,
+    plan_async,
 )
 from contextfold.compaction._summary import StructuredSummarizer
 
@@ -109,12 +110,7 @@ class TieredCompaction:
         try:
             tier, msgs = next(flow)
             while True:
-                aplan = getattr(tier, "aplan", None)
-                if aplan is not None and inspect.iscoroutinefunction(aplan):
-                    planned = await aplan(msgs, counter=counter, config=config)
-                else:
-                    planned = tier.plan(msgs, counter=counter, config=config)
-                tier, msgs = flow.send(planned)
+                tier, msgs = flow.send(await plan_async(tier, msgs, counter=counter, config=config))
         except StopIteration as stop:
             result: CompactionPlan | None = stop.value
             return result

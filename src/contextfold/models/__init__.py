@@ -5,6 +5,7 @@ its SDK when it is constructed and raises `contextfold.MissingExtraError`
 (naming the ``pip install``) when the SDK is missing.
 """
 
+from contextfold._public import publish as _publish
 from contextfold.models._anthropic import AnthropicChatModel
 from contextfold.models._base import (
     ChatModel,
@@ -31,3 +32,5 @@ __all__ = [
     "Usage",
     "model_from_spec",
 ]
+
+_publish(__name__, globals(), __all__)

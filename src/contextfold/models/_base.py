@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
-from contextfold._errors import ContextfoldError, looks_like_context_length
+from contextfold._errors import ContextLengthExceeded, ModelError, looks_like_context_length
 from contextfold._messages import Message, ToolSpec
 
 __all__ = [
@@ -41,22 +41,6 @@ StreamHandler: TypeAlias = Callable[[str], object]
 
 StopReason: TypeAlias = Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "content_filter", "other"]
 """Why the model stopped, normalized across providers (the raw value is kept too)."""
-
-
-class ModelError(ContextfoldError):
-    """A provider call failed after the SDK's own retries; the SDK exception is ``__cause__``."""
-
-    def __init__(self, message: str, *, provider: str, status_code: int | None = None) -> None:
-        self.provider = provider
-        self.status_code = status_code
-        super().__init__(message)
-
-
-class ContextLengthExceeded(ModelError):
-    """The provider rejected the request because the prompt exceeds the model's context length.
-
-    The agent loop catches this, compacts once, and retries.
-    """
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from contextfold._errors import ConfigError
+from contextfold._formats._providers import ProviderName
 from contextfold.models._anthropic import AnthropicChatModel
 from contextfold.models._openai import OpenAIChatModel
 
 __all__ = ["PROVIDERS", "model_from_spec"]
 
-PROVIDERS = ("openai", "anthropic")
+_ADAPTERS: Mapping[ProviderName, type[OpenAIChatModel] | type[AnthropicChatModel]] = {
+    "openai": OpenAIChatModel,
+    "anthropic": AnthropicChatModel,
+}
+PROVIDERS: tuple[ProviderName, ...] = tuple(_ADAPTERS)
+"""The providers with a model adapter (a subset of the wire formats, `contextfold.ProviderName`)."""
 
 
 def model_from_spec(
@@ -28,8 +35,7 @@ def model_from_spec(
     name = name.strip()
     if not sep or not name:
         raise ConfigError(f"model spec {spec!r} must be PROVIDER:MODEL, e.g. openai:gpt-4o-mini")
-    if provider == "openai":
-        return OpenAIChatModel(name, base_url=base_url, api_key=api_key, **options)
-    if provider == "anthropic":
-        return AnthropicChatModel(name, base_url=base_url, api_key=api_key, **options)
+    for known, adapter in _ADAPTERS.items():
+        if provider == known:
+            return adapter(name, base_url=base_url, api_key=api_key, **options)
     raise ConfigError(f"unknown model provider {provider!r} in {spec!r}; known: {', '.join(PROVIDERS)}")

@@ -18,21 +18,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import sys
 import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
 
 from contextfold._guard._redact import redact_secrets
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
 from contextfold._stores import SessionStore, StoreError, open_store
 from contextfold._tokens._factory import make_counter
 from contextfold.proxy._config import AUTH_HEADER, ProxyConfig
@@ -103,16 +104,19 @@ class ProxyState:
 
 
 def _default_sink(config: ProxyConfig) -> LogSink:
+    """Plain lines on stderr (``contextfold proxy`` passes a rich console instead)."""
     if config.quiet:
         return lambda line: None
-    from rich.console import Console
-
-    console = Console(stderr=True, highlight=False, soft_wrap=True)
-    return lambda line: console.print(line, markup=False)
+    return lambda line: print(line, file=sys.stderr, flush=True)
 
 
 def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     """The proxy as a Starlette app (serve it with uvicorn); ``log`` receives one redacted line per request."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.responses import JSONResponse, Response
+    from starlette.routing import Route
+
     store = config.store
     if store is None:
         store = open_store(config.store_url or config.state_dir, retention=config.retention)
@@ -222,6 +226,8 @@ class _AuthMiddleware:
                     if scheme.lower() == b"bearer":
                         bearer = rest.strip()
             if not hmac.compare_digest(given or bearer, self.token):
+                from starlette.responses import Response
+
                 message = f"contextfold proxy: missing or wrong {AUTH_HEADER} header"
                 body = orjson.dumps({"error": {"type": "authentication_error", "message": message}})
                 await Response(body, status_code=401, media_type="application/json")(scope, receive, send)
@@ -293,8 +299,12 @@ async def _relay(state: ProxyState, request: Request) -> Response:
     base = config.anthropic_upstream if provider == "anthropic" else config.openai_upstream
     url = upstream_url(base, path, request.url.query, strip_v1=provider == "openai")
     virtual = config.usage == "virtual" and outcome is not None and outcome.tokens_before > outcome.tokens_after
-    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed)
-    _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
+    original = raw if outcome is not None and outcome.body is not None else None
+    response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed, original)
+    try:
+        _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
+    except Exception as exc:  # accounting never costs the client its answer
+        state.log(f"contextfold proxy: accounting failed: {type(exc).__name__}: {str(exc)[:160]}")
     return response
 
 
@@ -315,20 +325,32 @@ async def _forward(
     outcome: Outcome | None,
     virtual: bool,
     elapsed: float,
+    original: bytes | None = None,
 ) -> Response:
+    from starlette.responses import Response, StreamingResponse
+
     client = state.client
     assert client is not None, "the app's lifespan did not run"
-    upstream_req = client.build_request(
-        request.method, url, headers=request_headers(request.headers.items(), identity=virtual), content=payload
-    )
+    forwarded_headers = request_headers(request.headers.items(), identity=virtual)
+    upstream_req = client.build_request(request.method, url, headers=forwarded_headers, content=payload)
     try:
         upstream = await client.send(upstream_req, stream=True)
+        if original is not None and upstream.status_code == 400:
+            # The provider refused the rewritten request: send the client's own bytes instead, so the proxy never
+            # makes a request fail that would have succeeded without it (and relay whatever that one gets).
+            await upstream.aclose()
+            state.metrics.fail_open.labels("upstream refused the rewrite").inc()
+            state.log("contextfold proxy: the upstream refused the rewritten request (400); sent the original instead")
+            retry = client.build_request(request.method, url, headers=forwarded_headers, content=original)
+            upstream = await client.send(retry, stream=True)
+            outcome = None
     except httpx2.HTTPError as exc:
         message = f"contextfold proxy: cannot reach the upstream {url.split('?')[0]}: {type(exc).__name__}"
         state.log(message)
         return Response(error_body(provider, message), status_code=502, media_type="application/json")
     state.metrics.upstream.labels(str(upstream.status_code)).inc()
     own = _own_headers(outcome)
+    virtual = virtual and outcome is not None
     own["x-contextfold-proxy-ms"] = f"{elapsed * 1000:.2f}"
     delta = outcome.tokens_before - outcome.tokens_after if outcome is not None else 0
     content_type = upstream.headers.get("content-type", "")

@@ -1,0 +1,748 @@
+"""The prompt-injection scan engine (imported on first use by `contextfold._guard._injection`).
+
+Tool output is data, but a model reads it like any other text, so a web page
+or a file can carry instructions ("ignore previous instructions", a fake
+``System:`` turn, a tool call in JSON, a request for the system prompt). The
+rules run on the folded text of `contextfold._guard._normalize` and report
+spans in the original text. This is defence in depth, not a security
+boundary: a paraphrase no rule anticipates passes.
+
+The rule table lives in `contextfold._guard._rules`. Rules are regular
+expressions with bounded repetition only, so a scan is
+linear in the input. The scan is on the agent loop's hot path (every tool
+result), so no rule runs over the whole text: each rule names literal anchors
+that every match contains (mostly word starts) and optional gate words. The
+distinct letter runs of the text are computed once (C-level translate/split/
+set); an index from anchor to rules picks the rules that can match, gates are
+set intersections, each needed anchor is located by one literal-first regex
+(punctuation anchors by one regex per first character, only for the
+characters and stems the text holds), and the rule runs only in a bounded
+window around each anchor: a single ``match`` at the anchor when the match
+starts there; a longer window is first checked against the rule's gate (in a
+text of one part, a window without a backslash is not split: a gate word is
+a whole run found by ``find``, or a run cut by the window's edge), and
+for most rules, whose matches all start at a few words (``starts``/``heads``),
+``match`` is tried only where those occur, instead of ``finditer`` trying
+every position. Texts over 32 KB are handled in parts of about 16 KB cut at
+newlines, each with its own letter runs, so in a large log a rule runs only
+where its anchors and gate words meet; an anchor is located by one scan over
+each run of consecutive parts that need it. Text packed with one anchor (an
+attacker's padding) costs C-level work per anchor, not Python: its windows
+are merged by bisection, one group's positions come from one scan, and
+matches are grouped as they are found, without keeping match objects.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+
+from contextfold._guard._findings import Finding, Severity
+from contextfold._guard._normalize import fold_bytes
+from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
+from contextfold._guard._views import view_findings
+
+__all__ = ["scan_injection"]
+
+
+_EXCERPT = 80
+_ALL_KEYS: frozenset[_Key] = frozenset(key for rule in _RULES for key in rule.keys)
+# Which rules each anchor can start: presence of anchors is found for the whole text at once, then only the
+# rules they index are considered (no per-rule loop when nothing matches).
+_BY_KEY: dict[_Key, tuple[int, ...]] = {
+    key: tuple(i for i, rule in enumerate(_RULES) if key in rule.keys) for key in sorted(_ALL_KEYS)
+}
+# Whole-word anchors: one set intersection with the text's distinct letter runs.
+_WORD_LITS: frozenset[bytes] = frozenset(lit for lit, kind in _ALL_KEYS if kind == _WORD)
+# Word-start anchors: one regex over the joined distinct letter runs, matching each run's longest anchor prefix
+# (shorter anchor prefixes of the same run are then added from _SHORTER).
+_START_LITS = sorted({lit for lit, kind in _ALL_KEYS if kind == _START}, key=lambda b: (-len(b), b))
+
+
+def _trie(lits: list[bytes]) -> bytes:
+    """A regex (no groups) matching the longest of ``lits`` at a position.
+
+    A trie, so ``re`` branches on one byte per level instead of trying every literal in turn.
+    """
+    if not lits:
+        return b""
+    by_first: dict[int, list[bytes]] = {}
+    ends = b"" in lits
+    for lit in lits:
+        if lit:
+            by_first.setdefault(lit[0], []).append(lit[1:])
+    alts = [re.escape(bytes([c])) + _trie(rest) for c, rest in sorted(by_first.items())]
+    if not alts:  # only the empty literal: the end of a branch
+        return b""
+    body = alts[0] if len(alts) == 1 else b"(?:" + b"|".join(alts) + b")"
+    return b"(?:" + body + b")?" if ends else body
+
+
+# Inner letter anchors (also inside a word: glued "ignoreallprevious", "systemprompt"): substring probes on the
+# joined letter runs. Other inner anchors start with a rare character and are found by one regex over the text.
+_INNER_PROBES: tuple[bytes, ...] = tuple(
+    sorted(lit for lit, kind in _ALL_KEYS if kind == _INNER and re.fullmatch(rb"[a-z]+", lit))
+)
+# Grouped by their first six bytes ("system", "prepro"): one substring test per group when the head is absent.
+_INNER_BY_HEAD: tuple[tuple[bytes, tuple[bytes, ...]], ...] = tuple(
+    (head, tuple(lit for lit in _INNER_PROBES if lit[:6] == head))
+    for head in sorted({lit[:6] for lit in _INNER_PROBES})
+)
+_PUNCT_LITS = sorted(
+    (lit for lit, kind in _ALL_KEYS if kind == _INNER and not re.fullmatch(rb"[a-z]+", lit)), key=lambda b: (-len(b), b)
+)
+# Punctuation anchors are found by one regex per first character (a literal first character lets ``re`` skip
+# ahead at C speed; a regex for all of them would test every character against a set). The letters after an
+# anchor's punctuation (its stem: "system" of "[(system") start a letter run wherever it occurs, so a group is
+# scanned only when a run of the text starts with one of its stems, or when one of its anchors has none ("<|")
+# and its first and last characters occur.
+_PUNCT_RX: dict[bytes, re.Pattern[bytes]] = {
+    first: re.compile(_trie([lit for lit in _PUNCT_LITS if lit[:1] == first]))
+    for first in sorted({lit[:1] for lit in _PUNCT_LITS})
+}
+_STEM: dict[bytes, bytes] = {lit: (re.findall(rb"[a-z]+", lit) or [b""])[0] for lit in _PUNCT_LITS}
+# Each group's literals, with " " + stem (a substring of the joined runs wherever the literal occurs).
+_GROUP_LITS: dict[re.Pattern[bytes], tuple[tuple[bytes, bytes], ...]] = {
+    rx: tuple((lit, b" " + _STEM[lit]) for lit in _PUNCT_LITS if lit[:1] == first) for first, rx in _PUNCT_RX.items()
+}
+# Anchors without a stem, each with its last and first character: their group is scanned only when both occur
+# (two C-level ``find`` of one byte).
+_STEMLESS: tuple[tuple[re.Pattern[bytes], bytes, bytes], ...] = tuple(
+    (_PUNCT_RX[lit[:1]], lit[-1:], lit[:1]) for lit in _PUNCT_LITS if not _STEM[lit]
+)
+# One regex over the joined distinct letter runs matches each run's longest word-start anchor or stem; _SHORTER
+# then gives every word-start anchor and every punctuation group (by a stem) that the run can start.
+_RUN_STARTS = sorted(set(_START_LITS) | {stem for stem in _STEM.values() if stem}, key=lambda b: (-len(b), b))
+_START_RX = re.compile(b" (" + _trie(_RUN_STARTS) + b")")
+_SHORTER: dict[bytes, tuple[frozenset[_Key], frozenset[re.Pattern[bytes]]]] = {
+    run: (
+        frozenset((o, _START) for o in _START_LITS if run.startswith(o)),
+        frozenset(_PUNCT_RX[lit[:1]] for lit in _PUNCT_LITS if _STEM[lit] and run.startswith(_STEM[lit])),
+    )
+    for run in _RUN_STARTS
+}
+
+
+def _locator(lit: bytes, kind: int) -> re.Pattern[bytes]:
+    """A regex finding ``lit`` where an anchor of ``kind`` can be (literal first: ``re`` then scans at C speed)."""
+    esc = re.escape(lit)
+    if kind == _INNER:
+        return re.compile(esc)
+    tail = b"(?![a-z])" if kind == _WORD else b""
+    # A word starts after a non-letter or after an escaped blank (``\n``, which the rules read as a separator).
+    return re.compile(esc + b"(?:(?<![a-z]" + esc + b")|(?<=\\\\[nrt]" + esc + b"))" + tail)
+
+
+_LOCATE: dict[_Key, re.Pattern[bytes]] = {key: _locator(*key) for key in _ALL_KEYS}
+_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+# Mapped over ``finditer`` at C level: an anchor or a match can occur every few bytes.
+_START_OF = re.Match.start
+_SPAN = re.Match.span
+_NEGATION = re.compile(r"\b(?:never|not|don't|dont|no|cannot|can't|won't|shouldn't|mustn't)\b[^.\n]{0,30}$")
+_QUOTED_BEFORE = re.compile(
+    r"(?:[\"'`“‘]|\b(?:such as|e\.g\.?|for example|for instance|phrases? like|attacks? like|patterns? like|"
+    r"instructions? like|like|e\.g\.,))\s{0,3}$"
+)
+_STRUCTURAL = frozenset(
+    {"secret.call", "secret.call_json", "tool.json_call", "tool.xml_call", "tool.yaml_call", "role.chatml", "role.inst"}
+)
+
+
+def _in_code_fence(folded: str, pos: int) -> bool:
+    """True when ``pos`` lies inside a Markdown code fence (looks back a bounded distance)."""
+    return folded.count("```", max(0, pos - 4000), pos) % 2 == 1
+
+
+# A string literal opened on the same line by an assignment or a call (``x = "...``, ``f("...``): a test
+# fixture or an example in code, not text addressed to the reader.
+_CODE_STRING_OPEN = re.compile(
+    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
+)
+
+
+def _in_code_string(folded: str, start: int) -> bool:
+    """True when ``start`` lies in a string literal that an assignment or call on its line opened."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    m = _CODE_STRING_OPEN.match(folded, lo, start)
+    return m is not None and folded.find(m.group(1), m.end(), start) < 0
+
+
+def _in_short_literal(folded: str, start: int) -> bool:
+    """True when a chat-template token at ``start`` lies in a short quoted literal on its line (template code)."""
+    lo = max(folded.rfind("\n", max(0, start - 60), start) + 1, start - 60)
+    hi = folded.find("\n", start, start + 80)
+    line = folded[lo : hi if hi >= 0 else start + 80]
+    pos = start - lo
+    for q in "'\"":
+        left = line.rfind(q, 0, pos)
+        right = line.find(q, pos)
+        # Quotes of a literal, not apostrophes ("it's ... don't"): no letter or digit outside them.
+        if (
+            left >= 0
+            and right >= 0
+            and line.count(q, 0, left) % 2 == 0
+            and not line[left - 1 : left].isalnum()
+            and not line[right + 1 : right + 2].isalnum()
+        ):
+            return True
+    return False
+
+
+# A chat-template token named in prose: after "tokens", "like", "uses", ... or before "and" / "or" another one.
+_TOKEN_NAMED_BEFORE = re.compile(
+    r"(?:\band|\bor|,|\btokens?|\btags?|\bmarkers?|\bdelimiters?|\blike|\bsuch as|\be\.g\.,?|\buses?|\bemits?"
+    r"|\bwith|\bbetween|\bin)"
+    r"[\x20\t]{0,3}$"
+)
+_TOKEN_NAMED_AFTER = re.compile(
+    r"[^\s]{0,24}[\x20\t]{1,3}(?:and|or|,)[\x20\t]{1,3}(?:</?\||\[/?inst|<<?/?sys|<(?:start|end)_)"
+)
+# A request that is a function call (``print(system_prompt)``, ``get_password(user)``): code, not an order.
+_CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
+
+
+def _downgraded(rule_id: str, folded: str, start: int) -> bool:
+    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked."""
+    if rule_id in _STRUCTURAL:
+        if rule_id in ("role.chatml", "role.inst") and (
+            _in_short_literal(folded, start)
+            or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
+            or _TOKEN_NAMED_AFTER.match(folded, start)
+        ):
+            return True
+        return _in_code_fence(folded, start)
+    if rule_id.startswith("secret.") and _CALL_AT.match(folded, start):
+        return True
+    if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
+        return True
+    if _QUOTED_BEFORE.search(folded, max(0, start - 24), start):
+        return True
+    if _in_code_string(folded, start):
+        return True
+    if rule_id in ("secret.credentials", "secret.prompt", "override.ignore", "override.unrestricted"):
+        return _NEGATION.search(folded, max(0, start - 40), start) is not None
+    return False
+
+
+# The letter run after an escaped blank: splitting at escapes adds exactly these runs to the plain split.
+_AFTER_ESCAPE = re.compile(rb"\\[nrt]([a-z]+)")
+
+
+def _tokens(raw: bytes, letters: bytes, lo: int, hi: int) -> set[bytes]:
+    """The distinct letter runs of ``raw[lo:hi]``, also split at escaped blanks (a backslash-n, a rule separator).
+
+    ``letters`` is ``raw`` with every non-letter made a space.
+    """
+    toks = set((letters[lo:hi] if hi - lo < len(letters) else letters).split())
+    if raw.find(b"\\", lo, hi) >= 0:
+        toks.update(_AFTER_ESCAPE.findall(raw, lo, hi))
+    return toks
+
+
+def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]], bytes]:
+    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``), punctuation anchors' positions, ``toks`` joined.
+
+    The runs are joined each after a space (the tails of `_open_part` read them reversed). All C-level: one set
+    intersection for whole-word anchors, one regex over the joined runs for word-start anchors (and punctuation
+    stems), a few substring probes for inner ones, one literal-first regex per first character for the
+    punctuation anchors that can occur.
+    """
+    words = _WORD_LITS.intersection(toks)
+    present: set[_Key] = {(lit, _WORD) for lit in words} if words else set()
+    joined = b" " + b" ".join(toks)
+    scans = {rx for rx, last, first in _STEMLESS if raw.find(last, lo, hi) >= 0 and raw.find(first, lo, hi) >= 0}
+    for run in set(_START_RX.findall(joined)):
+        keys, rxs = _SHORTER[run]
+        present |= keys
+        if rxs:
+            scans |= rxs
+    for head, lits in _INNER_BY_HEAD:
+        if head in joined:
+            present.update((lit, _INNER) for lit in lits if lit in joined)
+    punct: dict[_Key, list[int]] = {}
+    if len(scans) == 1:
+        # One group's matches neither overlap nor need sorting or a tuple each (text packed with "<|" has one
+        # every few bytes); when only one of its literals occurs at all, every match is that one (a literal
+        # with a stem can occur only where a letter run starts with it).
+        (rx,) = scans
+        at = list(map(_START_OF, rx.finditer(raw, lo, hi)))
+        occur = (
+            [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
+            if len(at) > 64
+            else []
+        )
+        if len(occur) == 1:
+            punct[(occur[0], _INNER)] = at
+        elif at:
+            got = rx.findall(raw, lo, hi)
+            for i, lit in zip(at, got, strict=True):
+                punct.setdefault((lit, _INNER), []).append(i)
+        present.update(punct)
+        return present, punct, joined
+    found: list[tuple[int, bytes]] = []
+    for rx in scans:
+        found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
+    if found:
+        # What one scan for all of them finds: an occurrence overlapping an earlier one ("(system" inside
+        # "[(system") is not one (no punctuation anchor is a prefix of another, so one starts at a position).
+        found.sort()
+        end = -1
+        for i, lit in found:
+            if i >= end:
+                punct.setdefault((lit, _INNER), []).append(i)
+                end = i + len(lit)
+        present.update(punct)
+    return present, punct, joined
+
+
+# Large texts are split into parts of at least _CHUNK bytes at newlines (no letter run, escape or anchor spans
+# a newline), so a rule is considered only in the parts where its anchors occur and its gate is open: in a
+# 2 MB log every anchor occurs somewhere, but rarely next to the gate words. A part's gate is read from its
+# own letter runs and its two neighbours': more than _CHUNK bytes either side, beyond any match's reach from
+# its anchor (before + literal + after) and beyond how far merged windows of neighbouring parts extend.
+_CHUNK = 16_384
+
+
+# Every distinct gate group, numbered, and each rule's groups by number: in a large text the open groups of each
+# part are found once, and a rule's gate is then one subset test against those of the part and its neighbours.
+_GATE_GROUPS: tuple[frozenset[bytes], ...] = tuple(sorted({g for rule in _RULES for g in rule.gate}, key=sorted))
+# A rule's ``tails`` is one more group, numbered after them.
+_TAILED: frozenset[int] = frozenset(i for i, rule in enumerate(_RULES) if rule.tails)
+_TAILS: tuple[re.Pattern[bytes], ...] = tuple({rule.tails: None for rule in _RULES if rule.tails})
+_GATE_IDS: tuple[frozenset[int], ...] = tuple(
+    frozenset(map(_GATE_GROUPS.index, rule.gate))
+    | ({len(_GATE_GROUPS) + _TAILS.index(rule.tails)} if rule.tails else set())
+    for rule in _RULES
+)
+
+
+# The words of all rules' ``starts``: those that are letter runs of a text tell `_window_matches` which to look for.
+_START_WORDS: frozenset[bytes] = frozenset(w for rule in _RULES for w in rule.starts)
+
+
+def _gate_open(gate: tuple[frozenset[bytes], ...], toks: Iterable[bytes]) -> bool:
+    """Whether every gate group has a word among the letter runs ``toks``."""
+    for group in gate:  # noqa: SIM110 (a loop is cheaper than all() over a generator, on the hot path)
+        if group.isdisjoint(toks):
+            return False
+    return True
+
+
+def _reversed(toks: Iterable[bytes]) -> bytes:
+    """The letter runs ``toks`` joined, each after a space, and the whole reversed (what ``tails`` reads)."""
+    return (b" ".join(toks) + b" ")[::-1]
+
+
+def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
+    """Whether a letter run ends with one of the rule's ``tails`` (``back``: the runs by `_reversed`)."""
+    return tails is None or tails.search(back) is not None
+
+
+def _anchor_hits(
+    raw: bytes, letters: bytes
+) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None]:
+    """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
+
+    ``letters`` is ``raw`` with every non-letter a space; the start words are those of `_START_WORDS` that are
+    letter runs of the text; last come the text's letter runs when it is one part (else None). Only the anchors
+    of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
+    consecutive parts that need it).
+    """
+    n = len(raw)
+    hits: dict[_Key, list[int]] = {}
+    active: set[int] = set()
+    if n <= 2 * _CHUNK:
+        toks = _tokens(raw, letters, 0, n)
+        _open_part(raw, toks, None, 0, n, hits, None, active)
+        if not active:
+            return [], hits, frozenset(), toks
+        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks
+    bounds = [0]
+    while n - bounds[-1] > 2 * _CHUNK:
+        nl = raw.find(b"\n", bounds[-1] + _CHUNK)
+        if nl < 0:
+            break
+        bounds.append(nl)
+    bounds.append(n)
+    parts = [_tokens(raw, letters, lo, hi) for lo, hi in itertools.pairwise(bounds)]
+    opened = [{k for k, g in enumerate(_GATE_GROUPS) if not g.isdisjoint(toks)} for toks in parts]
+    for k, rx in enumerate(_TAILS, len(_GATE_GROUPS)):
+        for toks, ids in zip(parts, opened, strict=True):
+            if rx.search(_reversed(toks)):
+                ids.add(k)
+    need: dict[_Key, list[tuple[int, int]]] = {}
+    for j, toks in enumerate(parts):
+        near = opened[j].union(*opened[max(0, j - 1) : j + 2])
+        _open_part(raw, toks, near, bounds[j], bounds[j + 1], hits, need, active)
+    for key, spans in need.items():
+        # Parts meet at a newline, which no anchor contains or borders on: one scan across them finds the same.
+        found = hits.setdefault(key, [])
+        lo, hi = spans[0]
+        for a, b in [*spans[1:], (n + 1, n + 1)]:
+            if a == hi:
+                hi = b
+                continue
+            found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
+            lo, hi = a, b
+    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts)), None
+
+
+def _open_part(
+    raw: bytes,
+    toks: set[bytes],
+    near: set[int] | None,
+    lo: int,
+    hi: int,
+    hits: dict[_Key, list[int]],
+    need: dict[_Key, list[tuple[int, int]]] | None,
+    active: set[int],
+) -> None:
+    """Add the rules open in ``raw[lo:hi]`` to ``active`` and locate their anchors there.
+
+    ``toks`` are the letter runs of ``raw[lo:hi]``. In a large text ``near`` holds the gate groups open in the
+    part and its neighbours, and the anchors other than punctuation ones (found already) are not located
+    here: ``(lo, hi)`` goes to ``need``.
+    """
+    present, punct, joined = _present(toks, raw, lo, hi)
+    if not present:
+        return
+    idx: set[int] = set().union(*map(_BY_KEY.__getitem__, present))
+    if near is None:
+        here = {i for i in idx if not (gate := _RULES[i].gate) or _gate_open(gate, toks)}
+        if not _TAILED.isdisjoint(here):
+            back = (joined + b" ")[::-1]  # `_reversed` of the runs, and a space after it (never a tail's start)
+            here -= {i for i in _TAILED.intersection(here) if not _tails_open(_RULES[i].tails, back)}
+    else:
+        here = {i for i in idx if _GATE_IDS[i] <= near}
+    if not here:
+        return
+    active |= here
+    for key in present:
+        if here.isdisjoint(_BY_KEY[key]):
+            continue
+        if key in punct:
+            hits.setdefault(key, []).extend(punct[key])
+        elif need is not None:
+            need.setdefault(key, []).append((lo, hi))
+        else:
+            hits[key] = list(map(_START_OF, _LOCATE[key].finditer(raw, lo, hi)))
+
+
+@dataclass(slots=True)
+class _Text:
+    """A scanned text in the forms the windowed rules read."""
+
+    folded: str
+    raw: bytes  # ``folded`` as one byte per character (non-ASCII as ``?``)
+    spaced: bytes  # ``raw`` with every non-letter a space, one space added at each end
+    starts: AbstractSet[bytes]  # the words of any rule's ``starts`` that are letter runs of the text
+    # The letter runs of a text of one part without a backslash (else None): `_window_open` then tests a gate in
+    # a window without splitting it, from each group's words among them (``groups``, filled as rules ask).
+    toks: AbstractSet[bytes] | None = None
+    groups: dict[frozenset[bytes], tuple[bytes, ...]] = field(default_factory=dict)
+
+
+def _window_open(t: _Text, toks: AbstractSet[bytes], group: frozenset[bytes], a: int, b: int) -> bool:
+    """Whether a word of ``group`` is a letter run of ``raw[a:b]`` (a text without a backslash; ``toks``: its runs).
+
+    What ``group.isdisjoint(spaced[a + 1 : b + 1].split())`` negated tells, without the split: a run of the
+    window is a whole run of the text (one C-level ``find`` per word of the group that is a run of the text),
+    or the window's first or last run, which the window's edge may cut.
+    """
+    words = t.groups.get(group)
+    if words is None:
+        words = t.groups[group] = tuple(group.intersection(toks))
+    spaced = t.spaced
+    for w in words:
+        if spaced.find(b" " + w + b" ", a, b + 2) >= 0:
+            return True
+    b = min(b, len(t.raw))
+    if a >= b:
+        return False
+    if spaced[a + 1] != 32:  # the first run starts at the edge: up to its end or the window's
+        e = spaced.find(b" ", a + 1, b + 1)
+        if spaced[a + 1 : e if e >= 0 else b + 1] in group:
+            return True
+    if spaced[b] != 32:  # the last run ends at the edge
+        return spaced[max(spaced.rfind(b" ", a + 1, b + 1), a) + 1 : b + 1] in group
+    return False
+
+
+def _runs_at(t: _Text, word: bytes, lo: int, hi: int, whole: bool = True) -> list[int]:
+    r"""Where a letter run inside ``raw[lo:hi]`` is ``word`` (``whole``) or starts with it, in order.
+
+    Runs are what `_tokens` splits out. One C-level ``find`` per occurrence in the spaced letters (there a run
+    has a space before it and, when whole, after it; index ``i`` of ``spaced`` is the character before
+    ``raw[i]``); a window holding a backslash is read from ``raw``, since a run may also start after an
+    escaped blank (``\nword``).
+    """
+    raw = t.raw
+    out: list[int] = []
+    if raw.find(b"\\", max(0, lo - 2), hi) < 0:
+        pat, end = (b" " + word + b" ", hi + 2) if whole else (b" " + word, hi + 1)
+        i = t.spaced.find(pat, lo, end)
+        while i >= 0:
+            out.append(i)
+            i = t.spaced.find(pat, i + 1, end)
+        return out
+    n, size = len(raw), len(word)
+    i = raw.find(word, lo, hi)
+    while i >= 0:
+        j = i + size
+        if (not whole or j >= n or not 97 <= raw[j] <= 122) and (
+            i == 0 or not 97 <= raw[i - 1] <= 122 or (i >= 2 and raw[i - 2] == 92 and raw[i - 1] in b"nrt")
+        ):
+            out.append(i)
+        i = raw.find(word, i + 1, hi)
+    return out
+
+
+def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
+    """Where ``head`` of ``kind`` (a word, a word start, punctuation anywhere) occurs in ``raw[lo:hi]``, in order."""
+    if kind != _INNER:
+        return _runs_at(t, head, lo, hi, whole=kind == _WORD)
+    out: list[int] = []
+    i = t.raw.find(head, lo, hi)
+    while i >= 0:
+        out.append(i)
+        i = t.raw.find(head, i + 1, hi)
+    return out
+
+
+def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
+    """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
+
+    Where the candidates are dense (text packed with a start word), ``finditer`` itself is cheaper.
+    """
+    if len(at) > (hi - lo) >> 5:
+        return list(rule.pattern.finditer(t.folded, lo, hi))
+    out: list[re.Match[str]] = []
+    end = 0
+    for i in sorted(at):
+        if i >= end:
+            m = rule.pattern.match(t.folded, i, hi)
+            if m is not None:
+                out.append(m)
+                end = m.end()
+    return out
+
+
+# With more of a rule's start words in the text, splitting a window is cheaper than looking for each of them.
+_FEW_WORDS = 2
+# A window this long (merged over text packed with anchors) is left to ``finditer``: collecting dense start
+# positions one by one would cost more than it saves.
+_LONG_WINDOW = 4096
+
+
+def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[bytes]) -> Iterable[re.Match[str]]:
+    """The matches ``finditer`` finds in ``folded[lo:hi]``, without trying every position where it can.
+
+    A gate word is a whole letter run inside every match, so a window whose runs (two bytes more each side keep
+    escapes whole) miss a group holds no match: testing that costs far less than running the rule's regex. A
+    window without a backslash is tested without splitting it (`_window_open`); the group of start words needs no
+    test there (no start word, no candidate). ``words``: the rule's start words that are letter runs of the text,
+    or, once the window is split, of the window. With ``starts`` or ``heads``, every match starts where one of
+    them occurs, so a short window is tried there only, left to right past the previous match.
+    """
+    a, b = max(0, lo - 2), hi + 2
+    short = hi - lo <= _LONG_WINDOW
+    if short and t.toks is not None and t.raw.find(b"\\", a, b) < 0:
+        for group in rule.other_gates:
+            if not _window_open(t, t.toks, group, a, b):
+                return []
+    elif rule.other_gates or (rule.starts and (not short or len(words) > _FEW_WORDS)):
+        toks = t.spaced[a + 1 : b + 1].split()  # the runs of raw[a:b]
+        if t.raw.find(b"\\", a, b) >= 0:
+            toks += _AFTER_ESCAPE.findall(t.raw, a, b)
+        if not _gate_open(rule.gate, toks):
+            return []
+        words = rule.starts.intersection(toks)
+    if not short:
+        return rule.pattern.finditer(t.folded, lo, hi)
+    if rule.starts:
+        return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
+    if rule.heads:
+        return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
+    return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
+
+
+def _rule_matches(rule: _Rule, t: _Text, hits: dict[_Key, list[int]]) -> Iterable[re.Match[str]]:
+    """Matches of ``rule`` in position order, looked for only around its anchors (one ``match`` for a lone anchor).
+
+    A window longer than one anchor's goes to `_window_matches`. Produced lazily, not listed: text packed with an
+    anchor gives a match every few bytes, and `_groups` keeps only their positions.
+    """
+    reach = rule.reach_by_key
+    if len(hits) < len(reach):  # the order of ``keyed`` does not matter: windows are sorted
+        keyed = [(found, *reach[key]) for key, found in hits.items() if found and key in reach]
+    else:
+        keyed = [(found, before, span) for key, before, span in rule.reach if (found := hits.get(key))]
+    if len(keyed) == 1 and len(keyed[0][0]) > 1:
+        return _one_key_matches(rule, t, *keyed[0])
+    return _merged_matches(rule, t, keyed)
+
+
+def _merged_matches(rule: _Rule, t: _Text, keyed: list[tuple[list[int], int, int]]) -> Iterable[re.Match[str]]:
+    """`_rule_matches` in general: every anchor's window, sorted and merged where they overlap.
+
+    ``keyed``: per anchor that occurs, its positions, ``before`` and reach past it.
+    """
+    windows: list[tuple[int, int, int]] = []
+    for found, before, span in keyed:  # a window may end past the text: slicing and ``re`` clip it
+        if before:
+            windows += [(p - before if p > before else 0, p + span, before) for p in found]
+        else:
+            windows += [(p, p + span, 0) for p in found]
+    if not windows:
+        return ()
+    n = len(t.folded)
+    windows.sort()
+    windows.append((n + 1, n + 1, 0))
+    words = rule.starts.intersection(t.starts)
+    out: list[re.Match[str]] = []
+    lo, hi, exact = windows[0][0], windows[0][1], windows[0][2] == 0
+    for w_lo, w_hi, before in windows[1:]:
+        if w_lo <= hi and w_lo <= n:
+            hi, exact = max(hi, w_hi), exact and w_lo == lo and before == 0
+            continue
+        out.extend(_segment(rule, t, lo, hi, not exact, words))
+        lo, hi, exact = w_lo, w_hi, before == 0
+    return out
+
+
+def _one_key_matches(rule: _Rule, t: _Text, found: list[int], before: int, span: int) -> Iterable[re.Match[str]]:
+    """`_rule_matches` when one anchor has all the hits (text packed with it): the same windows, merged at C speed.
+
+    Its windows come in order with equal reach, so two consecutive ones merge exactly when the gap between their
+    anchors is at most ``before + span``; only the gaps that split them are looked at in Python.
+    """
+    n, reach = len(found), before + span
+    cuts: list[int] = []
+    a = 0
+    while True:
+        # No gap over ``reach`` between anchors less than ``reach`` apart: jump to the last of them (bisect), so
+        # dense anchors cost one step per ``reach`` bytes.
+        b = bisect_right(found, found[a] + reach, a) - 1
+        if b == n - 1:
+            break
+        if b == a or found[b + 1] - found[b] > reach:
+            cuts.append(b + 1)
+            b += 1
+        a = b
+    cuts.append(n)
+    words = rule.starts.intersection(t.starts)
+    segments = (
+        _segment(
+            rule, t, found[a] - before if found[a] > before else 0, found[b - 1] + span, b - a > 1 or before > 0, words
+        )
+        for a, b in itertools.pairwise([0, *cuts])
+    )
+    return next(segments) if len(cuts) == 1 else itertools.chain.from_iterable(segments)
+
+
+def _segment(rule: _Rule, t: _Text, lo: int, hi: int, merged: bool, words: frozenset[bytes]) -> Iterable[re.Match[str]]:
+    """The matches in one merged window (``merged``), or of one ``match`` at its anchor."""
+    if merged:
+        return _window_matches(rule, t, lo, hi, words)
+    m = rule.pattern.match(t.folded, lo, hi)
+    return () if m is None else (m,)
+
+
+def _excerpt(text: str, start: int, end: int) -> str:
+    snippet = text[start:end]
+    if len(snippet) > _EXCERPT:
+        snippet = snippet[: _EXCERPT - 1] + "…"
+    return " ".join(snippet.split())
+
+
+# Cost bound for text packed with attack words: matches of one rule closer than _MERGE_GAP characters are one
+# finding, and after _MAX_FINDINGS findings of a rule the rest of its matches become one last finding spanning
+# them all (everything that matched is still covered by a blocked span).
+_MERGE_GAP = 8
+_MAX_FINDINGS = 64
+
+
+def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
+    """Matches of one rule grouped: adjacent ones merged, at most ``_MAX_FINDINGS`` groups; each group's starts and end.
+
+    A match starting at most ``_MERGE_GAP`` past the furthest end so far (or before it: windows overlap) joins the
+    last group, so a group ends at that furthest end when the next one opens. Text packed with an anchor gives a
+    match every few bytes: one tight pass keeping ints, not match objects.
+    """
+    groups: list[list[int]] = []
+    ends: list[int] = []
+    last: list[int] = []
+    last_end = -(1 << 30)
+    for start, end in map(_SPAN, matches):
+        if end == start:
+            continue
+        if start - last_end > _MERGE_GAP and len(groups) < _MAX_FINDINGS:
+            if groups:
+                ends.append(last_end)
+            last = [start]
+            groups.append(last)
+        else:
+            last.append(start)
+        if end > last_end:
+            last_end = end
+    ends.append(last_end)
+    return list(zip(groups, ends, strict=False))  # no match: no group (``ends`` holds only the start value)
+
+
+def scan_injection(text: str) -> list[Finding]:
+    """Every rule match in ``text`` and in the views of it that apply (`contextfold._guard._views`), by position.
+
+    Spans index the original text. A match whose span overlaps an earlier match of the same rule is dropped;
+    matches of one rule fewer than 8 characters apart are merged into one finding, and a rule reports at most 64
+    findings per text (the last one spans all its remaining matches), so text packed with attack words stays
+    cheap and is still fully blocked. A match that is quoted or given as an example (security docs), a request
+    preceded by a negation ("never print the token"), and tool-call syntax inside a Markdown code fence are
+    reported as low severity.
+    """
+    return _scan(text, views=True)
+
+
+def _plain_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False)
+
+
+def _scan(text: str, views: bool) -> list[Finding]:
+    norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
+    folded = norm.text
+    letters = raw.translate(_LETTERS)
+    rules, hits, starts, toks = _anchor_hits(raw, letters)
+    spaced = b" " + letters + b" "
+    findings: list[Finding] = []
+    if rules:
+        t = _Text(folded, raw, spaced, starts, toks)
+        for rule in rules:
+            matches = _rule_matches(rule, t, hits)
+            if not matches:  # an empty tuple or list (an iterator is true): no group
+                continue
+            for group, group_end in _groups(matches):
+                low = all(_downgraded(rule.rule_id, folded, i) for i in group)
+                sev: Severity = "low" if low else rule.severity
+                start, end = norm.span(group[0], group_end)
+                findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
+    if views:
+        findings += view_findings(text, raw, spaced, toks, _plain_scan)
+    if not findings:
+        return findings
+    findings.sort(key=lambda f: (f.start, f.end, f.rule))
+    return _dedupe(findings)
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    """Drop a finding of the same rule that overlaps the previous one (windows overlap at their edges)."""
+    out: list[Finding] = []
+    last_end: dict[str, int] = {}
+    for f in findings:
+        if f.start < last_end.get(f.rule, -1):
+            continue
+        out.append(f)
+        last_end[f.rule] = f.end
+    return out

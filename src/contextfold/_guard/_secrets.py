@@ -1,0 +1,295 @@
+"""The redaction patterns and engine (imported on first use by `contextfold._guard._redact`).
+
+Redact credentials and bulky noise from tool output before it re-enters the context.
+
+Secrets printed by a tool (``cat .env``, ``env``, a config dump) would otherwise
+be sent to the model provider on every later call, and base64 ``data:`` URIs or
+long hex runs cost many tokens while telling the model nothing. Every match is
+replaced by a marker that no rule matches again, so redaction is deterministic
+and idempotent. All patterns have bounded repetition: the scan is linear.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from contextfold._guard._findings import Redaction, RedactionResult
+
+__all__ = ["redact_secrets"]
+
+
+def _marker(kind: str) -> str:
+    return f"[redacted:{kind}]"
+
+
+# (kind, compiled pattern, name of the group to replace or None for the whole match)
+_Rule = tuple[str, re.Pattern[str], str | None]
+
+_PLACEHOLDER = re.compile(r"^(?:\$|<|\*{3}|x{4}|\.\.\.|changeme$|password$|secret$|none$|null$|true$|false$)", re.I)
+_REFERENCE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
+
+# A PEM body line after a real or JSON-escaped line break, maybe indented: a whole line of base64 (up to the
+# line's end, a quote or a dash) or a header (encrypted keys), after up to two blank lines.
+_PEM_LINE = (
+    r"(?:(?:\r?\n|\\n|\\r\\n)[\x20\t]{0,16}){1,3}"
+    r"(?:[A-Za-z0-9+/=]{1,200}(?=[\x20\t]{0,16}(?:[\r\n\"',]|\\[rn]|-----|$))|(?:Proc-Type|DEK-Info|Comment):[^\n\\]{0,200})"
+)
+# A token value after "Bearer": base64url / base64 characters, at least one digit (prose after "Bearer" has none).
+_BEARER_VALUE = r"(?=[A-Za-z0-9._~+/-]{0,4096}[0-9])[A-Za-z0-9._~+/-]{16,4096}=*"
+
+
+# Plain value of an assignment: up to a blank or delimiter; a few parenthesised parts may follow (Django keys hold
+# parentheses); `_value_span` tells a call (``token=get_token()``) from a value.
+def _plain(least: int, most: int) -> str:
+    chars = r"[^\s\"'`,;()\[\]{}<>]"
+    return f"{chars}{{{least},{most}}}(?:[()]{chars}{{0,30}}){{0,6}}"
+
+
+_RULES: tuple[_Rule, ...] = (
+    (
+        "private-key",
+        re.compile(
+            r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[^-]{0,20000}-----END [A-Z0-9 ]{0,40}PRIVATE KEY"
+            r"(?: BLOCK)?-----"
+        ),
+        None,
+    ),
+    (
+        # A block cut before its END line (a truncated `cat`, a paste): the header and every body line after it.
+        "private-key",
+        re.compile(
+            r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\x20\t]{0,4}[A-Za-z0-9+/=]{0,200}"
+            + rf"(?:{_PEM_LINE}){{0,400}}"
+        ),
+        None,
+    ),
+    (
+        "data-uri",
+        re.compile(
+            r"data:([a-zA-Z0-9.+-]{1,40}/[a-zA-Z0-9.+-]{1,80})?(?:;[a-zA-Z0-9=.+-]{1,60}){0,4};base64,"
+            r"[A-Za-z0-9+/]{16,}={0,2}"
+        ),
+        None,
+    ),
+    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b"), None),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b"), None),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_-]{20,255}"), None),
+    (
+        "slack-token",
+        re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,255}|https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,200}"),
+        None,
+    ),
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,255}"), None),
+    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}"), None),
+    ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}\b"), None),
+    ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"), None),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), None),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"), None),
+    (
+        # Azure storage / Service Bus keys in connection strings and settings (base64, 88 characters for storage).
+        "azure-key",
+        re.compile(
+            r"(?i)(?:\bAccountKey|\bSharedAccessKey|\b(?:[a-z0-9]{1,30}[_-])?(?:account|storage|primary|secondary)[_-]?key)"
+            r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[A-Za-z0-9+/]{20,200}={0,2})"
+        ),
+        "v",
+    ),
+    (
+        # Signed URLs: Azure SAS ``sig=``, AWS and Google presigned ``X-Amz-Signature=`` / ``X-Goog-Signature=``.
+        "url-signature",
+        re.compile(r"(?i)[?&;](?:sig|x-amz-signature|x-goog-signature)=(?P<v>[A-Za-z0-9%+/=_-]{16,1024})"),
+        "v",
+    ),
+    (
+        # user:password@ and :password@ (redis) before a host; the password may hold ``@`` (up to the last one).
+        "connection-password",
+        re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^:/\s@\[\]]{0,128}:(?P<v>[^\s/\[\]]{1,256})@(?=[^\s@/]{1,253})"),
+        "v",
+    ),
+    (
+        "bearer-token",
+        re.compile(
+            r"(?i)\bauthorization[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?:bearer|token|basic)[\x20\t]{1,4}"
+            rf"(?P<v>{_BEARER_VALUE})|\bbearer[\x20\t]{{1,4}}(?P<w>{_BEARER_VALUE})"
+        ),
+        "v|w",
+    ),
+    (
+        "password",
+        re.compile(
+            r"(?i)\b(?:[a-z0-9]{1,30}[_-])?(?:password|passwd|pwd(?![\"']?\s{0,3}[:=]\s{0,3}[/~])|passphrase)[\"']?\s{0,3}[:=]\s{0,3}"
+            r"(?:\"(?P<q>[^\"\s\[]{4,200})\"|'(?P<s>[^'\s\[]{4,200})'|(?P<v>" + _plain(4, 200) + "))"
+        ),
+        "q|s|v",
+    ),
+    (
+        "api-key",
+        re.compile(
+            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,4}(?:api[_-]?key|apikey|secret[_-]?key|access[_-]?key|client[_-]?secret"
+            r"|access[_-]?token"
+            r"|auth[_-]?token|secret|token|private[_-]?key)[\"']?\s{0,3}[:=]\s{0,3}"
+            r"(?:\"(?P<q>[^\"\s\[]{8,500})\"|'(?P<s>[^'\s\[]{8,500})'|(?P<v>" + _plain(8, 500) + "))"
+        ),
+        "q|s|v",
+    ),
+    # ``//registry.npmjs.org/:_authToken=VALUE`` in an .npmrc (older tokens are UUIDs, not ``npm_``).
+    ("api-key", re.compile(r"(?i)_authToken=(?P<v>[^\s\"'`,;]{8,500})"), "v"),
+    ("hex", re.compile(r"\b[0-9a-fA-F]{64,}\b"), None),
+)
+
+
+def _data_uri_marker(m: re.Match[str]) -> str:
+    media = m.group(1) or "application/octet-stream"
+    payload = m.group(0).split(",", 1)[1]
+    size = len(payload) * 3 // 4 - payload.count("=")
+    return f"[redacted:data-uri {media} {size} bytes]"
+
+
+_MARKERS: dict[str, Callable[[re.Match[str]], str]] = {"data-uri": _data_uri_marker}
+
+
+# Cheap gates per rule, in `_RULES` order: (lower-cased literals, at least one of which every match contains; how
+# far a match may start before such a literal and end after it). A rule runs only in windows around its literals,
+# found with bytes.find: the scan stays on the agent loop's hot path without a full regex pass per rule.
+_GATES: tuple[tuple[tuple[bytes, ...], int, int], ...] = (
+    ((b"-----begin ",), 0, 20200),  # private-key
+    ((b"-----begin ",), 0, 90_000),  # private-key without END (400 lines of at most 220)
+    ((b"data:",), 0, 1 << 62),  # data-uri
+    ((b"akia", b"asia", b"abia", b"acca"), 0, 24),
+    ((b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_"), 0, 270),
+    ((b"glpat-",), 0, 270),
+    ((b"xox", b"hooks.slack.com"), 30, 270),
+    ((b"sk-ant-",), 0, 270),
+    ((b"sk-",), 0, 280),
+    ((b"k_live_", b"k_test_"), 1, 260),  # stripe-key
+    ((b"aiza",), 0, 40),  # google-api-key
+    ((b"npm_",), 0, 40),  # npm-token
+    ((b"eyj",), 0, 17000),  # jwt
+    ((b"accountkey", b"sharedaccesskey", b"account_key", b"account-key", b"storage_key", b"storage-key",
+      b"storagekey", b"primary_key", b"primary-key", b"primarykey", b"secondary_key", b"secondary-key",
+      b"secondarykey"), 32, 220),  # azure-key
+    ((b"sig=", b"signature="), 17, 1040),  # url-signature
+    ((b"://",), 24, 400),  # connection-password
+    ((b"bearer",), 40, 4120),  # bearer-token
+    ((b"pass", b"pwd"), 32, 420),  # password (a plain value may continue through 6 parentheses)
+    ((b"key", b"secret", b"token"), 50, 750),  # api-key
+    ((b"_authtoken",), 0, 520),  # npm-auth
+    ((), 0, 0),  # hex
+)  # fmt: skip
+_HEX = bytes(104 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))  # hex digit -> "h"
+_HEX_RUN = b"h" * 64
+
+
+def _windows(low: bytes, gates: tuple[bytes, ...], before: int, after: int) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for lit in gates:
+        i = low.find(lit)
+        while i != -1:
+            spans.append((max(0, i - before), min(len(low), i + len(lit) + after)))
+            i = low.find(lit, i + 1)
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], hi))
+        else:
+            merged.append((lo, hi))
+    return merged
+
+
+def _hex_runs(text: str, raw: bytes) -> list[Redaction]:
+    """Runs of 64+ hex digits between word boundaries (like the hex rule), found with translate + find."""
+    marks = raw.translate(_HEX)
+    found: list[Redaction] = []
+    i = marks.find(_HEX_RUN)
+    while i != -1:
+        end = marks.find(b" ", i)
+        end = len(marks) if end == -1 else end
+        before_ok = i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")
+        after_ok = end == len(text) or not (text[end].isalnum() or text[end] == "_")
+        if before_ok and after_ok:
+            found.append(Redaction("hex", i, end, _marker("hex")))
+        i = marks.find(_HEX_RUN, end)
+    return found
+
+
+_CALL_NAME = re.compile(r"[A-Za-z_][\w.]*")
+
+
+def _value_span(kind: str, m: re.Match[str], group: str) -> tuple[int, int] | None:
+    """The span to redact of a match whose value is a named group, or None for a placeholder or a reference.
+
+    A plain value that continued through parentheses is cut back
+    before closing parentheses it never opened (``f(password=hunter22)``). A call (``token = get_token(user)``) is
+    code, not a value: no redaction.
+    """
+    name = next((g for g in group.split("|") if m.group(g) is not None), None)
+    if name is None:
+        return None
+    value = m.group(name)
+    start, end = m.span(name)
+    if name == "v" and ("(" in value or ")" in value):
+        head = value.split("(", 1)[0]
+        if "(" in value and _CALL_NAME.fullmatch(head):
+            return None  # a call (``token = get_token(user)``): code, not a value
+        while value.endswith(")") and value.count(")") > value.count("("):
+            value = value[:-1]
+        end = start + len(value)
+    if (
+        value.startswith("[redacted:")
+        or _PLACEHOLDER.match(value)
+        or (name == "v" and _REFERENCE.match(value) and kind != "connection-password")
+    ):
+        return None
+    return start, end
+
+
+def _candidates(text: str) -> list[Redaction]:
+    found: list[Redaction] = []
+    raw = text.encode("ascii", "replace")  # one byte per character: offsets are those of ``text``
+    low = raw.lower()
+    for (kind, pattern, group), (gates, before, after) in zip(_RULES, _GATES, strict=True):
+        if kind == "hex":
+            found.extend(_hex_runs(text, raw))
+            continue
+        for lo, hi in _windows(low, gates, before, after):
+            for m in pattern.finditer(text, lo, hi):
+                if group is None:
+                    start, end = m.span()
+                    replacement = _MARKERS[kind](m) if kind in _MARKERS else _marker(kind)
+                else:
+                    span = _value_span(kind, m, group)
+                    if span is None:
+                        continue
+                    start, end = span
+                    replacement = _marker(kind)
+                found.append(Redaction(kind, start, end, replacement))
+    return found
+
+
+def redact_secrets(text: str) -> RedactionResult:
+    """Replace credentials, private keys, base64 data URIs and long hex runs by ``[redacted:KIND]`` markers.
+
+    Overlapping matches are resolved by earliest start, then longest span, then
+    rule order; spans in the result refer to ``text``.
+    """
+    found = _candidates(text)
+    if not found:
+        return RedactionResult(text, ())
+    order: dict[str, int] = {}
+    for i, (kind, _, _) in enumerate(_RULES):
+        order.setdefault(kind, i)
+    found.sort(key=lambda r: (r.start, -(r.end - r.start), order[r.kind]))
+    kept: list[Redaction] = []
+    out: list[str] = []
+    pos = 0
+    for r in found:
+        if r.start < pos:
+            continue
+        out.append(text[pos : r.start])
+        out.append(r.replacement)
+        kept.append(r)
+        pos = r.end
+    out.append(text[pos:])
+    return RedactionResult("".join(out), tuple(kept))
