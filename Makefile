@@ -38,7 +38,7 @@ typecheck: $(STAMP)
 test: lint typecheck
 	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
 
-# End to end: the real Claude Code and Codex CLI (pinned in tests/e2e/agents.py), installed from npm on first use
+# End to end: the real Claude Code and Codex CLI (pinned in tests/e2e/agent_clients.py), installed from npm on first use
 # into a cache outside the repository, run against scripted upstreams, direct and through `contextfold proxy`.
 # Missing clients or (once src/contextfold/proxy/ exists) a proxy that does not start fail the target.
 E2E_CLIENTS ?= $(or $(CONTEXTFOLD_E2E_CLIENTS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/contextfold-e2e)

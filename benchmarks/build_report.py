@@ -22,6 +22,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("cli", "CLI", "#2", "`count`, `inspect`, `validate` on the largest corpus file"),
     ("cli-limits", "CLI limits", "#14", "`validate`/`inspect` at 100,000 tool calls, a gzip bomb, `/dev/zero`"),
     ("offload", "Offloading", "#3", "split and write a 10 MB tool result, read a window back; memory peak"),
+    ("workspace-hardening", "Workspace hardening", "#14", "split failures, superseded files, hung searches"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
     ("guard", "Guard", "#6, #14", "recall, false positives (tune, eval, eval2), throughput side by side, learned"),
@@ -31,6 +32,12 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
     ("import", "Import time", "#13", "`import contextfold` in a fresh process against its dependencies"),
     ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
+    (
+        "adapters",
+        "Framework adapters",
+        "#17",
+        "pydantic-ai, LangChain, Agents SDK adapters vs their own compaction",
+    ),
     ("scale", "Scale-out", "#16", "shared stores side by side: added latency, replicas' throughput, identical bytes"),
 )
 

@@ -122,7 +122,8 @@ def flatten(message: Message, call_ids: AbstractSet[str]) -> Message:
 def untruncate(message: Message, refs: dict[str, OffloadRef], ws: LocalWorkspace) -> Message:
     """Put the offloaded rest of each truncated result back, in the `flatten` form (notice dropped).
 
-    The split guarantees ``kept_text + rest == original text`` (``_split``);
+    The workspace file holds the whole original text (``_split``; ``ref`` is
+    a media item when only media were cut off, and the kept text is whole);
     media after the cut are read back from the files the notice names.
     """
     if message.role != "tool":
@@ -139,7 +140,8 @@ def untruncate(message: Message, refs: dict[str, OffloadRef], ws: LocalWorkspace
         media = [b for b in kept if isinstance(b, DataBlock)]
         if isinstance(notice, TextBlock):
             media += [ws.read_data_block(p) for p in _MEDIA_PATH.findall(notice.text)]
-        blocks.append(_flat(block, kept_text + ws.read_text(ref), media))
+        text = ws.read_text(ref) if ref.kind == "tool_result" else kept_text
+        blocks.append(_flat(block, text, media))
     return message.replace(content=tuple(blocks))
 
 

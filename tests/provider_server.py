@@ -205,6 +205,8 @@ class ProviderServer:
         self._thread: threading.Thread | None = None
         self.release = threading.Event()
         """Set it to let a stream held by `Reply.hold_after` continue."""
+        self.hold_timeouts = 0
+        """Held streams that were never released and went on after 30 s (a test that expected a release failed)."""
 
     # -- lifecycle ---------------------------------------------------------------------------------
 
@@ -418,8 +420,8 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
             for n, (name, data) in enumerate(events):
-                if hold_after and n == hold_after:
-                    server.release.wait(timeout=30)
+                if hold_after and n == hold_after and not server.release.wait(timeout=30):
+                    server.hold_timeouts += 1
                 frame = (f"event: {name}\n" if name else "") + f"data: {data}\n\n"
                 chunk = frame.encode()
                 self.wfile.write(f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n")

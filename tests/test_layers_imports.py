@@ -72,11 +72,18 @@ SDKS: Mapping[str, tuple[str, ...]] = {
     "redis": ("contextfold._stores",),
     "sqlalchemy": ("contextfold._stores",),
     "mcp": ("contextfold.proxy", "contextfold.adapters"),
-    "pydantic_ai": ("contextfold.adapters",),
-    "langchain": ("contextfold.adapters",),
-    "langchain_core": ("contextfold.adapters",),
-    "agents": ("contextfold.adapters",),
+    "pydantic_ai": ("contextfold.adapters.pydantic_ai",),
+    "langchain": ("contextfold.adapters.langchain",),
+    "langchain_core": ("contextfold.adapters.langchain",),
+    "langgraph": ("contextfold.adapters.langchain",),
+    "agents": ("contextfold.adapters.openai_agents",),
 }
+
+EAGER: frozenset[str] = frozenset(
+    {"contextfold.adapters.pydantic_ai", "contextfold.adapters.langchain", "contextfold.adapters.openai_agents"}
+)
+"""Modules that import their SDK when imported: a framework adapter subclasses the framework's classes, and
+importing it is the use (it raises `MissingExtraError` naming the extra); ``contextfold.adapters`` imports none."""
 
 # -- the checker ---------------------------------------------------------------------------------------------------
 
@@ -177,6 +184,7 @@ def violations(
     package: str = "contextfold",
     layers: Mapping[str, frozenset[str]] = LAYERS,
     sdks: Mapping[str, tuple[str, ...]] = SDKS,
+    eager: frozenset[str] = EAGER,
 ) -> list[str]:
     """Every import that breaks the table, one readable line each (empty when the tree keeps to it)."""
     out: list[str] = []
@@ -197,7 +205,7 @@ def violations(
             continue
         if not any(_owns(owner, imp.module) for owner in owners):
             out.append(f"{where}: the {top} SDK is imported only in {', '.join(owners)}")
-        elif not imp.lazy:
+        elif not imp.lazy and imp.module not in eager:
             out.append(f"{where}: import the {top} SDK inside a function, so that importing the package stays cheap")
     return sorted(set(out))
 

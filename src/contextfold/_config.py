@@ -53,7 +53,8 @@ class ContextConfig(BaseModel):
     min_recent_messages: int = Field(default=6, ge=0)
     """Keep at least this many recent messages (unless they pass half the budget)."""
     summary_ratio: float = Field(default=0.4, gt=0, lt=1)
-    """Share of the budget the summary of the older part may take."""
+    """Share of the budget the summary of the older part aims for (its facts ledger may grow past it when the history
+    holds more facts, up to `DigestStrategy`'s ``facts_share`` of the budget)."""
     tool_result_limit: int = Field(default=50_000, gt=0)
     """Tool results above this many tokens are split and offloaded."""
     tool_result_share: float = Field(default=0.25, gt=0, le=1)

@@ -62,6 +62,7 @@ from contextfold._runtime._read_cache import ReadCache
 from contextfold._tokens._counting import TokenCounter, TokenTally, count_tools
 from contextfold._tool_results import admit_tool_message
 from contextfold._workspace._offload import Offloader, OffloadRef
+from contextfold._workspace._split import ResultLimitError, explain_result_limit
 from contextfold.compaction._boundaries import last_user_index, leading_system_count
 from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
@@ -322,7 +323,8 @@ class Context:
         injection defanging per its mode, and the ``fence`` when its ``fence`` flag is on), split when over
         ``config.result_limit`` (the rest offloaded to the workspace, named by a notice), fenced, counted once
         and appended (`contextfold._tool_results`). Emits ``guard``, ``offload`` and ``tool_result`` events.
-        If the workspace write fails, `WorkspaceError` propagates and nothing is appended.
+        If the workspace write fails, `WorkspaceError` propagates and nothing is appended; if the limit cannot hold
+        even the truncation notice, `ResultLimitError` (a `ConfigError`) names the window to use.
         """
         index = len(self._messages)
         coerced = self._coerce(message, provider, index)
@@ -336,15 +338,18 @@ class Context:
             if m.role != "tool":
                 self.append(m)
                 continue
-            admitted = await admit_tool_message(
-                m,
-                limit=self.config.result_limit,
-                counter=self.counter,
-                offloader=self.workspace,
-                guard=guard,
-                fence=fence,
-                on_event=self._emit,
-            )
+            try:
+                admitted = await admit_tool_message(
+                    m,
+                    limit=self.config.result_limit,
+                    counter=self.counter,
+                    offloader=self.workspace,
+                    guard=guard,
+                    fence=fence,
+                    on_event=self._emit,
+                )
+            except ResultLimitError as exc:  # say which setting is too small, not the internal limit
+                raise explain_result_limit(exc, self.config) from None
             self.append(admitted.message)  # its count is cached: the tally does not count it again
             refs.extend(admitted.refs)
         return refs

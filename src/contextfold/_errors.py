@@ -4,6 +4,7 @@ Families are grouped by who has to react::
 
     ContextfoldError
     ├── ConfigError (also ValueError)      a setting is wrong; fix the configuration
+    │   └── ResultLimitError                the tool-result limit cannot hold a split result's truncation notice
     ├── InputError                          a transcript/file the user gave is malformed
     │   └── UnknownFormatError              the document is not a transcript we recognise
     ├── BudgetError                         the context cannot be brought under budget
@@ -42,6 +43,7 @@ __all__ = [
     "ModelError",
     "PathRefusedError",
     "ReplayExhausted",
+    "ResultLimitError",
     "StoreError",
     "SummarizerError",
     "ToolError",
@@ -57,6 +59,22 @@ class ContextfoldError(Exception):
 
 class ConfigError(ContextfoldError, ValueError):
     """A configuration value breaks a rule; the message names the field and the rule."""
+
+
+class ResultLimitError(ConfigError):
+    """The tool-result limit cannot hold even the truncation notice of a split result.
+
+    ``limit`` is the limit the split was given, ``needed`` what the notice alone takes; the message names the
+    setting to change (the window) where the caller knows it.
+    """
+
+    def __init__(self, message: str, *, limit: int, needed: int) -> None:
+        self.limit = limit
+        self.needed = needed
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (type(self), self.args, {"limit": self.limit, "needed": self.needed}), self.__dict__)
 
 
 class InputError(ContextfoldError):

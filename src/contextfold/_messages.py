@@ -13,6 +13,7 @@ must give back on a round trip (``cache_control``, image ``detail``, ...).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -74,8 +75,48 @@ class ToolCallBlock:
     kind: Literal["tool_call"] = field(default="tool_call", init=False)
 
     def parsed_arguments(self) -> Any:
-        """The arguments as a Python object; raises ``ValueError`` on invalid JSON."""
-        return json.loads(self.arguments) if self.arguments.strip() else {}
+        """The arguments as a Python object; raises ``ValueError`` on invalid JSON or JSON nested too deep.
+
+        Python's JSON decoder recurses once per level of nesting, so a 2 KB string like ``[[[[...]]]]`` a thousand
+        levels deep would raise `RecursionError` (at a depth that depends on the caller's stack). Arguments nested
+        deeper than `MAX_ARGUMENT_DEPTH` are refused the same way wherever they are read, as invalid JSON is:
+        callers treat them as unparsed text.
+        """
+        text = self.arguments
+        if not text.strip():
+            return {}
+        if _nested_deeper(text, MAX_ARGUMENT_DEPTH):
+            raise ValueError(f"tool-call arguments nested deeper than {MAX_ARGUMENT_DEPTH} levels")
+        try:
+            return json.loads(text)
+        except RecursionError:  # not reached under the depth cap; kept so that no caller ever sees one
+            raise ValueError(f"tool-call arguments nested too deep to decode ({len(text)} characters)") from None
+
+
+MAX_ARGUMENT_DEPTH = 200
+"""Deepest nesting of arrays and objects `ToolCallBlock.parsed_arguments` decodes (real arguments use a few levels)."""
+
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+"""Strings (skipped whole, so brackets inside them do not count) and the brackets that open and close a level."""
+
+
+def _nested_deeper(text: str, limit: int) -> bool:
+    """Whether the JSON ``text`` nests arrays and objects deeper than ``limit`` (linear; brackets in strings skipped).
+
+    Text holding at most ``limit`` opening brackets cannot nest deeper: that is checked first, by counting.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -5,9 +5,10 @@ session's limit, counter and workspace, and the agent loop calls `Context.append
 fence. In order, per result:
 
 1. the guard redacts secrets and defangs injections (``guard`` given; its mode decides how much);
-2. a result over ``limit`` is split: the kept head stays, the rest is offloaded to the workspace and named by a
-   truncation notice (`offload_oversized_result`). With a fence, the split leaves room for it, since fencing first
-   would cut the closing tag off into the workspace file;
+2. a result over ``limit`` is split: the kept head stays, the whole text is offloaded to the workspace and named by
+   a truncation notice (`offload_oversized_result`). With a fence, the split counts every candidate cut fenced
+   (its ``render``), since fencing first would cut the closing tag off into the workspace file, and fencing after
+   a split planned without it could overshoot under a counter that is not additive;
 3. the kept text blocks are fenced (the notice is ours and stays outside the fence);
 4. the tool message is rebuilt and counted once; the count is cached on the message, so appending it costs no
    second count. If a fenced result comes out over the limit anyway (a counter that is not additive), it is
@@ -30,7 +31,7 @@ from contextfold._guard import Fence, GuardConfig, guard_tool_result
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._offload import Offloader, OffloadRef
-from contextfold._workspace._split import offload_oversized_result
+from contextfold._workspace._split import Render, offload_oversized_result
 
 __all__ = ["GuardInfo", "ToolResultAdmission", "admit_tool_message"]
 
@@ -150,10 +151,18 @@ async def _fit(
     if cost(whole) <= limit:
         return whole, None
     room = limit
+    render: Render | None = None
     if fence is not None:
-        room = max(1, limit - sum(isinstance(b, TextBlock) for b in block.content) * counter.count_text(fence.wrap("")))
-    for _ in range(_FENCE_ROUNDS):
-        kept, ref = await offload_oversized_result(block, limit=room, counter=counter, offloader=offloader)
+        wrap = fence
+
+        def render(candidate: ToolResultBlock, notice: int | None) -> ToolResultBlock:
+            """The candidate fenced as it will be sent: the split counts it so, and the fenced cut fits."""
+            return _fenced(candidate, wrap, skip=notice)
+
+    for _ in range(_FENCE_ROUNDS):  # one round; more only if the message-level count differs from the block's
+        kept, ref = await offload_oversized_result(
+            block, limit=room, counter=counter, offloader=offloader, render=render
+        )
         if fence is None:
             break
         notice = len(kept.content) - 1 if kept is not block else None  # the truncation notice is ours: not fenced
@@ -161,7 +170,7 @@ async def _fit(
         total = cost(kept)
         if total <= limit or room <= 1:
             break
-        # A counter that is not additive: the fence cost more than its share. Plan again with what it cost here.
+        # The split counted the fenced candidate alone; the message it goes in counted more. Plan again, tighter.
         overhead = total - counter.count_message(Message(role="tool", content=(bare,)))
         room = max(1, min(room - 1, limit - overhead - 1))
     return kept, ref

@@ -103,7 +103,8 @@ async def test_nothing_is_lost_over_20_compactions() -> None:
         assert "Never force-push" in text
     assert compactions >= 20
     summary = ctx.messages[1].text
-    assert "- cmd [exit 0]: deploy --service svc0" in summary
+    assert "deploy --service svc0" in summary
+    assert any(f.key == ("cmd", "deploy --service svc0") and f.exit == 0 for f in parse_ledger(summary).facts)
 
 
 def test_sync_and_async_match() -> None:
@@ -399,7 +400,7 @@ def test_cached_fact_line_and_key_equal_fresh(kind: str, value: str, exit_: int 
         assert fact.line == fact.render() == f"- {kind}{status}: {value}"
         assert fact.key == (kind, value)
     assert dataclasses.fields(fact) == dataclasses.fields(Fact("file", "x"))
-    assert [f.name for f in dataclasses.fields(fact)] == ["kind", "value", "exit"]
+    assert [f.name for f in dataclasses.fields(fact)] == ["kind", "value", "exit", "origin"]
     assert fact == Fact(kind, value, exit_) and hash(fact) == hash(Fact(kind, value, exit_))  # type: ignore[arg-type]
 
 
@@ -589,55 +590,69 @@ def test_ids_of_long_texts_equal_the_plain_rules(head: str, size: int, tail: str
     assert ledger_module._ids(text, hashes=hashes) == _ids_reference(text, hashes)
 
 
-def _render_reference(ledger: Ledger, max_tokens: int) -> tuple[str, tuple[Fact, ...], object]:
-    """`Ledger.render_with_rest` with a cap, written plainly: (text, rest, what it remembers for the text)."""
-    m = ledger_module
-    facts = ledger.ordered()
-    if not facts:
-        return "", (), None
-    used = m.line_cost(C, m.LEDGER_HEADER)
-    if used > max_tokens:
-        return "", tuple(facts), None
-    lines, rest, shown_facts, shown, costs = [m.LEDGER_HEADER], [], [], "", {}
-    for fact in facts:
-        if fact.kind == "file" and fact.value in shown:
-            continue
-        cost = C.count_text(fact.line) + 1
-        if used + cost > max_tokens:
-            rest.append(fact)
-            continue
-        lines.append(fact.line)
-        shown_facts.append(fact)
-        costs.setdefault(fact.key, cost)
-        used += cost
-        if fact.kind != "file":
-            shown += "\n" + fact.value
-    if len(lines) == 1:
-        return "", tuple(rest), None
-    return "\n".join(lines), tuple(rest), (m._dedupe(shown_facts), (C.key, (sum(costs.values()), costs)))
+def _as_read(facts: object) -> list[tuple[str, str, int | None, str]]:
+    return [(f.kind, f.value, f.exit, f.origin) for f in facts]  # type: ignore[attr-defined]
+
+
+_ORIGIN = st.sampled_from(["named", "edited", "output"])
+
+
+class _LongLinesCost(BytesCounter):
+    """Not additive: a text over 40 characters costs 3 more, so a packed line costs more than its pieces."""
+
+    key = "long-lines"
+
+    def count_text(self, text: str) -> int:
+        return super().count_text(text) + (3 if len(text) > 40 else 0)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
         st.tuples(
-            _KIND, st.sampled_from(["a/b.py", "a/b", "b.py", "x", "", "a/b.py x"]), st.none() | st.integers(0, 2)
+            _KIND,
+            st.sampled_from(["a/b.py", "a/b", "/r/a/b.py", "b.py", "x", "", "a/b.py x", "https://h/p", "#7"]),
+            st.none() | st.integers(0, 2),
+            _ORIGIN,
         ),
         max_size=25,
     ),
     st.booleans(),
     st.integers(0, 300),
+    st.sampled_from([C, _LongLinesCost()]),
 )
-def test_render_with_rest_equals_the_plain_loop(
-    facts: list[tuple[str, str, int | None]], dedupe: bool, cap: int
+def test_render_with_rest_fits_keeps_by_priority_and_reads_back(
+    facts: list[tuple[str, str, int | None, str]], dedupe: bool, cap: int, counter: BytesCounter
 ) -> None:
+    """The cap holds, nothing is lost silently, priorities decide, and the text reads back to what it shows."""
+    m = ledger_module
     # Duplicate keys (a ledger built by hand) and distinct ones (the usual, deduplicated ledger) both.
-    made = [Fact(k, v, e) for k, v, e in facts]  # type: ignore[arg-type]
-    ledger = Ledger(ledger_module._dedupe(made) if dedupe else tuple(made))
-    text, rest, remembered = _render_reference(ledger, cap)
-    assert ledger.render_with_rest(C, cap) == (text, rest)
-    if remembered is not None:
-        assert ledger_module._RENDERED[text] == remembered
+    made = [Fact(k, v, e, o) for k, v, e, o in facts]  # type: ignore[arg-type]
+    ledger = Ledger(m._dedupe(made) if dedupe else tuple(made))
+    text, rest = ledger.render_with_rest(counter, cap)
+    assert (text, rest) == ledger.render_with_rest(counter, cap)  # deterministic
+    if not text:
+        assert not ledger.facts or counter.count_text(m.LEDGER_HEADER) + 1 > cap or rest
+        return
+    assert sum(m.line_cost(counter, line) for line in text.split("\n")) <= cap
+    shown = parse_ledger(text).facts
+    # The text reads back exactly (origins included) to what this process remembers for it.
+    assert _as_read(m._parse_ledger_lines(text, 0).facts) == _as_read(m._RENDERED[text][0])
+    keys = {f.key for f in shown}
+    # Every fact is shown, left out, or a path named inside a shown fact.
+    for fact in ledger.facts:
+        named = fact.kind == "file" and any(m._named(g.value, fact.value, 1) for g in shown if g.key != fact.key)
+        assert fact.key in keys or fact in rest or named
+    if dedupe:  # one fact per key: shown or left out, not both
+        assert not keys & {f.key for f in rest}
+    # A fact left out did not fit when its turn came: any shown fact after it in priority order is cheaper.
+    order = {id(f): i for i, f in enumerate(ledger.by_priority())}
+    heads = max(m.line_cost(counter, h) for h in [*m._GROUP_HEADS.values(), "- cmd [exit 2]:"])
+    taken = [f for f in ledger.facts if f.key in keys]
+    for left in rest:
+        for fact in taken:
+            if order[id(fact)] > order[id(left)]:
+                assert m._piece_cost(counter, m._piece(fact)) < m._piece_cost(counter, m._piece(left)) + heads
 
 
 @settings(max_examples=300, deadline=None)
@@ -668,3 +683,29 @@ def test_result_exits_at_the_window_edges() -> None:
                         content=(ToolResultBlock(call_id="c", content=tuple(TextBlock(text=t) for t in texts)),),
                     )
                     assert ledger_module._result_exits(message) == _result_exits_reference(message), (phrase, size)
+
+
+_PIECES = st.sampled_from(["a", "b.py", "/", "src", "x/", "//", " ", "=", "-", ".", "é", "cat ", "a/b", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=8).map("".join), max_size=6), st.lists(_PIECES, max_size=5).map("".join))
+def test_name_index_never_invents_a_name_and_finds_the_ends_of_paths(values: list[str], wanted: str) -> None:
+    """`_Names` says a path is named only where `_named` (the plain scan) does, and always for ``a/b.py`` ends."""
+    m = ledger_module
+    names = m._Names({wanted})
+    for value in values:
+        names.add(value)
+    text = "".join("\n" + v for v in values)
+    for times in (1, 2, 3):
+        if names.count(wanted, times):
+            assert m._named(text, wanted, times)
+    ends = sum(
+        1
+        for run in m._PATH_RUN.findall(text)
+        for tail in [run, *(run[i + 1 :] for i, c in enumerate(run) if c == "/")]
+        if tail == wanted
+    )
+    if m._PATH_RUN.fullmatch(wanted) and "/" in wanted:  # a path: named exactly where it ends a run of one
+        assert names.count(wanted, 1) == (ends >= 1)
+    assert names.of(values).counts == names.counts

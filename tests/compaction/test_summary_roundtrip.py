@@ -47,7 +47,7 @@ from contextfold._tokens._counting import BytesCounter
 from contextfold.compaction import DigestStrategy
 from contextfold.compaction._boundaries import is_real_user, last_user_index
 from contextfold.compaction._digest import Tier, digest_lines, stretch_sentence, stretches
-from contextfold.compaction._ledger import ledger_for
+from contextfold.compaction._ledger import LEDGER_HEADER, ledger_for
 from contextfold.compaction._plan import summary_message
 
 COUNTER = BytesCounter()
@@ -128,7 +128,8 @@ def test_is_summary_by_meta_or_by_header_only() -> None:
 
 
 def _compacted(tmp_path: Path) -> list[Message]:
-    session = [*coding_session(16), Message.text_message("user", "Now also update the changelog for all areas.")]
+    # 40 tasks: more facts than the ledger may grow to at this window, so its cap leaves some out (carried in meta).
+    session = [*coding_session(40), Message.text_message("user", "Now also update the changelog for all areas.")]
     out = compact(session, 6000, tmp_path / "ws", pin=1)
     assert is_summary(out[1]) and out[1].meta.get(MARKER_KEY) == SUMMARY_MARKER
     assert out[2].role == "user" and not is_summary(out[2])  # the re-attached pin follows the summary
@@ -156,7 +157,10 @@ def test_a_summary_read_back_is_a_summary_to_every_component(provider: str, rout
     for tier in (Tier.TRUNCATED, Tier.COMPACT):
         assert digest_lines(again, tier, names) == digest_lines(summary, tier, names)
     assert digest_lines(again, Tier.TRUNCATED, names)[0].startswith("Summary of earlier conversation (")
-    assert len(digest_lines(again, Tier.TRUNCATED, names)[0]) > 1000  # the summary's fidelity, not a user line's
+    # The summary's fidelity (up to 1,600 characters of its digest), not a user line's (400); its ledger is not
+    # quoted, the next ledger merges it.
+    line = digest_lines(again, Tier.TRUNCATED, names)[0]
+    assert len(line) > 400 and LEDGER_HEADER not in line and LEDGER_HEADER in again.text
     assert stretches(back) == stretches(original)
     assert stretch_sentence(back[1:], names).startswith("Earlier: Summary of earlier conversation (")
     # The facts the first ledger's cap left out ride in the summary's meta (never sent), so the wire drops them;

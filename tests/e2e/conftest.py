@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import agents
+import agent_clients as agents
 import hops
 import pytest
 

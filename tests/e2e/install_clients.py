@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-import agents
+import agent_clients as agents
 
 
 def main(argv: list[str] | None = None) -> int:

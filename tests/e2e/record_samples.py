@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import agents
+import agent_clients as agents
 from sample_requests import SAMPLE_KEY, SAMPLES
 from session import CLIENT_KEYS, PROMPT
 from upstream import Recorded, ShellScript, Upstream, large_output_commands

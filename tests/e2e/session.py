@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import agents
+import agent_clients as agents
 import hops
 import wire_checks as checks
 from upstream import Recorded, ShellScript, Upstream, large_output_commands

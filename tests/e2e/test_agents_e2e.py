@@ -13,7 +13,7 @@ import os
 import shutil
 from pathlib import Path
 
-import agents
+import agent_clients as agents
 import pytest
 from session import Client, HopFactory, Session, direct_hop, passthrough_hop, proxy_hop, run_session
 

@@ -6,7 +6,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-import agents
+import agent_clients as agents
 import hops
 import pytest
 

@@ -69,7 +69,9 @@ def test_nothing_to_do_forwards_the_clients_bytes_and_credentials(
 
 def test_stream_is_relayed_as_it_arrives(upstream: ProviderServer, make_proxy: MakeProxy) -> None:
     proxy = make_proxy()
-    upstream.queue(Reply(text="first part and then the rest", hold_after=3))
+    # The upstream holds after 4 events; the SDK reads one event ahead, so 3 events reach the test only if the
+    # proxy passed the first 4 on as they came.
+    upstream.queue(Reply(text="first part and then the rest", hold_after=4))
     with _anthropic(proxy).messages.stream(
         model="claude-sonnet-4-5", max_tokens=64, messages=[{"role": "user", "content": "go"}]
     ) as stream:
@@ -80,6 +82,7 @@ def test_stream_is_relayed_as_it_arrives(upstream: ProviderServer, make_proxy: M
         text = stream.get_final_text()
     assert seen[0] == "message_start" and rest[-1] == "message_stop"
     assert text == "first part and then the rest"
+    assert upstream.hold_timeouts == 0  # the events came before the release, not after the upstream gave up waiting
 
 
 def test_openai_tool_loop_with_parallel_calls_stream_and_not(upstream: ProviderServer, make_proxy: MakeProxy) -> None:

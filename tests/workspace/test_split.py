@@ -9,8 +9,10 @@ from contextfold._errors import ConfigError
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock, iter_text
 from contextfold._tokens._counting import MEDIA_TOKENS, BytesCounter, TokenCounter, media_blocks
 from contextfold._workspace._codec import block_to_dict
+from contextfold._workspace._naming import payload_for_tool_result
 from contextfold._workspace._split import (
     TRUNCATION_MARKER,
+    ResultLimitError,
     minimum_limit,
     split_tool_result,
     truncation_notice,
@@ -67,18 +69,19 @@ counters = st.sampled_from([BytesCounter(), CharCounter()])
 @settings(max_examples=400, deadline=None)
 @given(block=tool_results, counter=counters, extra=st.integers(0, 3000))
 def test_split_invariants(block: ToolResultBlock, counter: TokenCounter, extra: int) -> None:
-    notice = truncation_notice("tool_results/20250131T120000000000Z-0123456789ab.txt")
-    limit = minimum_limit(counter) + extra
-    plan = split_tool_result(block, limit=limit, counter=counter, notice=notice)
+    limit = minimum_limit(counter, block) + extra
+    plan = split_tool_result(block, limit=limit, counter=counter)
     if plan is None:
         assert cost(counter, block) <= limit
         return
     assert cost(counter, block) > limit
-    # kept + reminder fits
-    kept = plan.kept_block(notice)
+    # kept + reminder fits; the reminder is the one planned, with the real content-addressed path
+    kept = plan.kept_block()
     assert cost(counter, kept) <= limit
     assert plan.kept_tokens == cost(counter, kept)
-    assert kept.content[-1].text == notice and notice.startswith(TRUNCATION_MARKER)
+    assert kept.content[-1].text == plan.notice and plan.notice.startswith(TRUNCATION_MARKER)
+    if plan.rest_text.strip("\n") or (plan.rest_text and plan.offset):
+        assert payload_for_tool_result(block.text).path in plan.notice
     assert (kept.call_id, kept.is_error, kept.name) == (block.call_id, block.is_error, block.name)
     # kept + rest reproduce the original exactly: blocks (meta included) and text
     assert [block_to_dict(b) for b in plan.rejoin()] == [block_to_dict(b) for b in block.content]
@@ -91,6 +94,31 @@ def test_split_invariants(block: ToolResultBlock, counter: TokenCounter, extra: 
             "\ud800" <= text[plan.offset - 1] <= "\udbff"
             and "\udc00" <= text[plan.offset : plan.offset + 1] <= "\udfff"
         )
+
+
+@settings(max_examples=200, deadline=None)
+@given(block=tool_results, counter=counters, extra=st.integers(0, 3000))
+def test_fixed_notice_invariants(block: ToolResultBlock, counter: TokenCounter, extra: int) -> None:
+    notice = truncation_notice("tool_results/0123456789abcdef.txt", line=3, lines=9)
+    limit = (
+        cost(
+            counter,
+            ToolResultBlock(
+                call_id=block.call_id,
+                content=(TextBlock(text=notice),),
+                is_error=block.is_error,
+                name=block.name,
+                meta=block.meta,
+            ),
+        )
+        + extra
+    )
+    plan = split_tool_result(block, limit=limit, counter=counter, notice=notice)
+    if plan is None:
+        assert cost(counter, block) <= limit
+        return
+    assert cost(counter, plan.kept_block(notice)) <= limit and plan.notice == notice
+    assert plan.kept_text + plan.rest_text == block.text
 
 
 def test_fits_returns_none() -> None:
@@ -127,11 +155,13 @@ def test_whole_blocks_kept_and_data_boundary() -> None:
 
 def test_limit_below_minimum_refused() -> None:
     block = ToolResultBlock(call_id="c", content=(TextBlock(text="x" * 10_000),))
-    with pytest.raises(ConfigError, match="too small"):
+    with pytest.raises(ResultLimitError, match="too small") as info:
         split_tool_result(block, limit=10, counter=BytesCounter())
+    assert info.value.limit == 10 and info.value.needed == minimum_limit(BytesCounter(), block)
     with pytest.raises(ConfigError, match="positive"):
         split_tool_result(block, limit=0, counter=BytesCounter())
     assert 60 < minimum_limit(BytesCounter()) < 150
+    assert abs(minimum_limit(BytesCounter(), block) - minimum_limit(BytesCounter())) < 10
 
 
 @pytest.mark.parametrize("size", [100_000, 1_000_000, 4_000_000])

@@ -3,8 +3,10 @@
 A small real agent needs to look around a project, and an agent driven by a
 model must not wander the disk. Every path is resolved (symlinks included)
 and refused unless it stays inside ``root``; reading is capped so one call
-cannot return a gigabyte; regular expressions are bounded the same way as the
-read-back search (`contextfold._workspace._readback.check_pattern`). The shell
+cannot return a gigabyte; regular expressions run on RE2 in linear time, like
+the read-back search (`contextfold._workspace._pattern`), so no pattern can
+hang a search, and only regular files are read (a FIFO is skipped, never
+opened for good). The shell
 (``run_command``) exists only with ``allow_shell=True`` and runs with ``root``
 as its working directory, with a timeout. It is *not* a sandbox: a command can
 still reach anything the user can (docs/design-notes.md, "The guard is not
@@ -19,13 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import signal
+import stat
 from pathlib import Path
 
 from contextfold._agent._tools import Tool, ToolError
 from contextfold._errors import InputError
-from contextfold._workspace._readback import check_pattern
+from contextfold._workspace._pattern import compile_pattern
 
 __all__ = ["MAX_READ_BYTES", "builtin_tools"]
 
@@ -116,7 +118,8 @@ def builtin_tools(
         """Search files under a directory for a substring (or a regular expression); returns path:line: text rows.
 
         Args:
-            pattern: the text to find (a Python regular expression when regex is true).
+            pattern: the text to find (an RE2 regular expression when regex is true: Python syntax without
+                backreferences or lookaround).
             path: directory or file to search, relative to the project root.
             regex: treat pattern as a regular expression.
             max_results: stop after this many matches.
@@ -124,14 +127,10 @@ def builtin_tools(
         """
         if not pattern:
             raise ToolError("Error: give a non-empty pattern")
-        if regex:
-            try:
-                check_pattern(pattern)
-            except InputError as exc:
-                raise ToolError(f"Error: {exc}") from None
-            compiled = re.compile(pattern)
-        else:
-            compiled = re.compile(re.escape(pattern))
+        try:
+            find = compile_pattern(pattern, regex=regex)
+        except InputError as exc:
+            raise ToolError(f"Error: {exc}") from None
         start = _resolve(base, path)
         files = [start] if start.is_file() else _walk(start)
         hits: list[str] = []
@@ -139,15 +138,15 @@ def builtin_tools(
             try:
                 if base not in file.resolve().parents:
                     continue  # a symlink leading out of the root
-                if file.stat().st_size > MAX_SEARCH_FILE_BYTES:
-                    continue
-                data = file.read_bytes()
+                data = _read_regular(file)
             except OSError:
+                continue
+            if data is None:
                 continue
             if b"\0" in data[:8192]:
                 continue
             for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
-                if compiled.search(line[:1000]):
+                if find(line[:1000]) is not None:
                     hits.append(f"{_shown(base, file)}:{number}: {line.strip()[:200]}")
                     if len(hits) >= max(1, max_results):
                         hits.append(f"... stopped at {len(hits)} matches (raise max_results or narrow path)")
@@ -187,6 +186,16 @@ def builtin_tools(
 
         tools.append(Tool.from_function(run_command))
     return tools
+
+
+def _read_regular(file: Path) -> bytes | None:
+    """The bytes of a regular file of at most `MAX_SEARCH_FILE_BYTES`; None for anything else (never blocks)."""
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SEARCH_FILE_BYTES:
+            return None
+        return fh.read(MAX_SEARCH_FILE_BYTES + 1)
 
 
 def _walk(start: Path) -> list[Path]:

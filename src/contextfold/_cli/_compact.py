@@ -34,6 +34,7 @@ from contextfold._formats._transcript import Transcript, dump_transcripts
 from contextfold._tokens._counting import TokenCounter, count_messages, count_tools
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
+from contextfold._workspace._split import ResultLimitError, min_window_for_result_limit
 
 __all__ = ["register"]
 
@@ -81,6 +82,17 @@ class _Result:
     tokens_after: int
     compaction: CompactionReport | None
     offloaded: list[OffloadRef]
+
+
+def window_too_small(exc: ResultLimitError, config: ContextConfig) -> ConfigError:
+    """The error for a window whose share per tool result cannot hold a truncation notice, naming ``--window``."""
+    reserved = max(0, config.result_limit - exc.limit)
+    window = min_window_for_result_limit(config, exc.needed + reserved)
+    return ConfigError(
+        f"--window {config.window} is too small: a tool result that does not fit is cut and ends with a "
+        f"truncation notice of {exc.needed} tokens, but this window leaves {exc.limit} tokens per tool result; "
+        f"use --window {window} or more"
+    )
 
 
 def _output_path(args: argparse.Namespace) -> Path:
@@ -163,7 +175,10 @@ def run_compact(ctx: CLIContext) -> int:
         if not transcripts:
             raise InputError("the file holds no conversation", source=args.file)
         workspace = LocalWorkspace(args.workspace)
-        results = asyncio.run(_compact_all(transcripts, config, counter, workspace, strategy, args.force))
+        try:
+            results = asyncio.run(_compact_all(transcripts, config, counter, workspace, strategy, args.force))
+        except ResultLimitError as exc:
+            raise window_too_small(exc, config) from None
         output.commit(dump_transcripts([r.transcript for r in results]).encode("utf-8"))
     report = _report(results, config, out, workspace)
     if args.json:

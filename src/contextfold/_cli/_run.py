@@ -25,6 +25,7 @@ from contextfold._messages import ToolCallBlock, ToolResultBlock
 from contextfold._runtime._layers import SystemPromptBuilder, discover
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._offload import OffloadRef
+from contextfold._workspace._split import ResultLimitError
 
 __all__ = ["BASE_PROMPT", "register"]
 
@@ -172,7 +173,12 @@ def run_run(ctx: CLIContext) -> int:
         on_event=None if args.json else printer.event,
         stream=None if args.json else printer.delta,
     )
-    result = asyncio.run(_run(agent, args.task))
+    try:
+        result = asyncio.run(_run(agent, args.task))
+    except ResultLimitError as exc:
+        from contextfold._cli._compact import window_too_small
+
+        raise window_too_small(exc, agent.context.config) from None
     if args.json:
         write_json(ctx, _report(result, workspace))
     else:

@@ -458,7 +458,7 @@ def _with_extra(d: dict[str, Any], meta: Mapping[str, Any]) -> dict[str, Any]:
 
 def _tool_use(block: ToolCallBlock) -> dict[str, Any]:
     try:
-        args = json.loads(block.arguments) if block.arguments.strip() else {}
+        args = block.parsed_arguments()  # ValueError also for arguments nested too deep to decode
     except ValueError:
         args = None
     if not isinstance(args, dict):

@@ -508,7 +508,7 @@ def _render_call(block: ToolCallBlock) -> dict[str, Any]:
     if how is True:
         try:
             args = json.loads(block.arguments)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested too deep to decode: sent as the text it is
             args = block.arguments
     ctype = meta.get(K_CALL_TYPE, "function")
     if ctype == "flat":

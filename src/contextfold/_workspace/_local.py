@@ -2,12 +2,17 @@
 
 Layout of a session directory (``ROOT/SESSION_ID/``)::
 
-    index.jsonl                 one OffloadRef record per line, in write order
-    tool_results/<stamp>-<rand>.txt     cut-off tool output, UTF-8 text
-    context/<stamp>-<rand>.jsonl        archived messages, canonical JSONL (`_codec`)
-    media/<stamp>-<rand>.<ext>          decoded media bytes (media type in the index)
-    media/<stamp>-<rand>.block.json     a data block that cannot be stored as plain bytes
-    */.tmp-*                            a write in progress (or killed); always ignored
+    index.jsonl                 one OffloadRef record per offload, in write order
+    tool_results/<h>.txt        tool output, UTF-8 text
+    context/<h>.jsonl           archived messages, canonical JSONL (`_codec`)
+    media/<h>.<ext>             decoded media bytes (media type in the index)
+    media/<h>.block.json        a data block that cannot be stored as plain bytes
+    */.tmp-*                    a write in progress (or killed); always ignored
+
+Names are content-addressed (`_naming`): ``<h>`` is a digest of the item's
+content, so the same content offloaded twice is stored once (each offload
+still appends its own index record: who offloaded it, when, which range) and
+the same input always gives the same names. The time lives in the index only.
 
 Why it is safe:
 
@@ -18,12 +23,25 @@ Why it is safe:
 * Index lines are appended with one ``write`` on an ``O_APPEND`` descriptor
   and fsynced. A torn last line (crash mid-append) is ignored on read, and
   the next append starts on a fresh line.
-* File names carry a timestamp and a random part, so several asyncio tasks,
-  or two processes, can write to the same session (or to different sessions
-  of one root) without coordination or locks.
+* Temporary names carry a random part and final names depend only on the
+  content, so several asyncio tasks, or two processes, can write to the same
+  session (or to different sessions of one root) without coordination or
+  locks: two writers of the same content rename identical bytes into place.
+* When the name is already taken, the bytes are compared before the item is
+  reused; different bytes (a digest collision, or a file someone edited) make
+  the item go under the full 64-digit digest instead.
 * Any ``OSError`` (disk full, read-only file system) becomes `WorkspaceError`
-  with the ``OSError`` as ``__cause__``; the partial file is removed and the
-  index is untouched, so the caller can keep the content in the context.
+  with the ``OSError`` as ``__cause__``; the partial file is removed (a file
+  an earlier offload already stored is kept) and the index is untouched, so
+  the caller can keep the content in the context.
+
+Reading is just as careful, because a session directory can hold things the
+workspace never wrote (a FIFO, a hard link to a file elsewhere, a symlink):
+`LocalWorkspace.open_item` walks the path one component at a time with
+``O_NOFOLLOW`` (no symlink is followed, not even one that stays inside),
+opens the file with ``O_NONBLOCK`` (a FIFO cannot block the open), and keeps
+it only when ``fstat`` says it is a regular file with exactly one link. The
+index itself is opened the same way, for reading and for appending.
 
 Text that is not valid Unicode (lone surrogates in a Python ``str``) is
 encoded with ``surrogatepass`` and decoded the same way, so it reads back
@@ -34,26 +52,28 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import binascii
 import contextlib
 import errno
 import json
-import mimetypes
 import os
 import re
+import stat
 import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PureWindowsPath
+from typing import BinaryIO
 
 from contextfold._errors import ConfigError, InputError, PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
-from contextfold._workspace._codec import (
-    block_from_dict,
-    block_to_dict,
-    dumps_canonical,
-    messages_from_jsonl,
-    messages_to_jsonl_chunks,
+from contextfold._workspace._codec import block_from_dict, dumps_canonical, messages_from_jsonl
+from contextfold._workspace._naming import (
+    _BLOCK_SUFFIX,
+    SUBDIRS,
+    Payload,
+    payload_for_context,
+    payload_for_media,
+    payload_for_tool_result,
 )
 from contextfold._workspace._offload import OffloadKind, OffloadRef
 
@@ -66,9 +86,11 @@ MAX_PATH_CHARS = 1024
 INDEX_VERSION = 1
 TOOL_RESULT_MEDIA_TYPE = "text/plain; charset=utf-8"
 CONTEXT_MEDIA_TYPE = "application/jsonl"
-_BLOCK_SUFFIX = ".block.json"
 _SESSION_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
-_SUBDIRS: dict[OffloadKind, str] = {"tool_result": "tool_results", "context": "context", "media": "media"}
+_O_SAFE = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+"""Flags of every open of a workspace file: never follow a symlink, never block on a FIFO or device."""
+_O_DIR = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_COMPARE_CHUNK = 1 << 20
 
 
 def _utc_now() -> datetime:
@@ -82,9 +104,10 @@ def _new_session_id(now: datetime) -> str:
 class LocalWorkspace:
     """A session directory under ``root`` that stores offloaded content; implements `Offloader`.
 
-    ``session_id`` defaults to a fresh ``<UTC time>-<random>`` id. Nothing is
-    created on disk until the first write, so opening a workspace never fails
-    on a read-only disk; writing does, with `WorkspaceError`.
+    ``session_id`` defaults to a fresh ``<UTC time>-<random>`` id (the model
+    never sees it: item paths are relative to the session directory). Nothing
+    is created on disk until the first write, so opening a workspace never
+    fails on a read-only disk; writing does, with `WorkspaceError`.
     """
 
     def __init__(
@@ -148,19 +171,24 @@ class LocalWorkspace:
         return await asyncio.to_thread(self.offload_context_sync, messages, message_range=message_range)
 
     async def offload_tool_result(self, text: str, *, call_id: str, tool_name: str | None) -> OffloadRef:
-        """Store the cut-off part of a tool result as a text file."""
+        """Store a tool result's text as a text file."""
         return await asyncio.to_thread(self.offload_tool_result_sync, text, call_id=call_id, tool_name=tool_name)
+
+    async def offload_tool_result_payload(self, payload: Payload, *, call_id: str, tool_name: str | None) -> OffloadRef:
+        """`offload_tool_result` for a text already encoded and named (`payload_for_tool_result`).
+
+        The split names the text before it cuts; handing the payload over saves encoding and hashing a large
+        result a second time. Optional for other offloaders: the split calls it only where it exists.
+        """
+        if payload.kind != "tool_result":
+            raise ConfigError(f"offload_tool_result_payload takes a tool_result payload, got {payload.kind!r}")
+        return await asyncio.to_thread(
+            self._store, payload, media_type=TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name
+        )
 
     def offload_data_sync(self, block: DataBlock) -> OffloadRef:
         """Blocking form of `offload_data` (the async method runs it in a thread)."""
-        payload = _plain_media_bytes(block)
-        if payload is None:
-            data = (dumps_canonical(block_to_dict(block)) + "\n").encode("utf-8")
-            suffix = _BLOCK_SUFFIX
-        else:
-            data = payload
-            suffix = _extension(block.media_type)
-        return self._store("media", suffix, lambda: data, media_type=block.media_type, media=block.media)
+        return self._store(payload_for_media(block), media_type=block.media_type, media=block.media)
 
     def offload_context_sync(
         self, messages: Sequence[Message], *, message_range: tuple[int, int] | None = None
@@ -168,31 +196,17 @@ class LocalWorkspace:
         """Blocking form of `offload_context`."""
         if message_range is not None and not (0 <= message_range[0] <= message_range[1]):
             raise ConfigError(f"message_range {message_range} must be (start, stop) with 0 <= start <= stop")
-        msgs = list(messages)
-        return self._store(
-            "context",
-            ".jsonl",
-            lambda: messages_to_jsonl_chunks(msgs),
-            media_type=CONTEXT_MEDIA_TYPE,
-            message_range=message_range,
-        )
+        return self._store(payload_for_context(messages), media_type=CONTEXT_MEDIA_TYPE, message_range=message_range)
 
     def offload_tool_result_sync(self, text: str, *, call_id: str, tool_name: str | None) -> OffloadRef:
         """Blocking form of `offload_tool_result`."""
         return self._store(
-            "tool_result",
-            ".txt",
-            lambda: text.encode("utf-8", "surrogatepass"),
-            media_type=TOOL_RESULT_MEDIA_TYPE,
-            call_id=call_id,
-            tool_name=tool_name,
+            payload_for_tool_result(text), media_type=TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name
         )
 
     def _store(
         self,
-        kind: OffloadKind,
-        suffix: str,
-        payload: Callable[[], bytes | Sequence[bytes]],
+        payload: Payload,
         *,
         media_type: str | None,
         message_range: tuple[int, int] | None = None,
@@ -201,25 +215,20 @@ class LocalWorkspace:
         media: str | None = None,
     ) -> OffloadRef:
         created = self._clock().astimezone(UTC)
-        name = f"{created.strftime('%Y%m%dT%H%M%S%fZ')}-{uuid.uuid4().hex[:12]}{suffix}"
-        subdir = _SUBDIRS[kind]
-        rel = f"{subdir}/{name}"
-        directory = self._dir / subdir
-        tmp = directory / f"{TEMP_PREFIX}{name}"
-        final = directory / name
-        renamed = False
-        produced = payload()
-        chunks: Sequence[bytes] = (produced,) if isinstance(produced, bytes) else produced
+        rel = payload.path
+        created_file: Path | None = None
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            _write_file(tmp, chunks)
-            os.replace(tmp, final)
-            renamed = True
-            _fsync_dir(directory)
+            directory = self._subdir(payload.kind)
+            held = self._holds(rel, payload)
+            if held is False:  # the short name holds other bytes: a collision (or an edited file)
+                rel = payload.full_path
+                held = self._holds(rel, payload)
+            if not held:
+                created_file = self._write_item(directory, rel.rsplit("/", 1)[1], payload.chunks)
             ref = OffloadRef(
                 path=rel,
-                kind=kind,
-                size=sum(len(chunk) for chunk in chunks),
+                kind=payload.kind,
+                size=payload.size,
                 created=created.isoformat(),
                 message_range=message_range,
                 tool_name=tool_name,
@@ -230,27 +239,69 @@ class LocalWorkspace:
             record = dict(ref.to_dict(), v=INDEX_VERSION)
             _append_line(self._dir / INDEX_NAME, (dumps_canonical(record) + "\n").encode("utf-8"))
         except BaseException as exc:
-            _remove_quietly(tmp)
-            if renamed:
-                _remove_quietly(final)
+            if created_file is not None:
+                _remove_quietly(created_file)
             if isinstance(exc, OSError):
                 reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
                 raise WorkspaceError(f"cannot write {rel} to workspace {self._dir}: {reason}") from exc
             raise
         return ref
 
+    def _subdir(self, kind: OffloadKind) -> Path:
+        """The directory of ``kind``, created if needed; refused if something planted a link or file there."""
+        directory = self._dir / SUBDIRS[kind]
+        directory.mkdir(parents=True, exist_ok=True)
+        if not stat.S_ISDIR(os.lstat(directory).st_mode):
+            raise OSError(errno.ENOTDIR, f"{directory.name} is not a plain directory (a symlink?)")
+        return directory
+
+    def _holds(self, rel: str, payload: Payload) -> bool | None:
+        """Whether the item ``rel`` exists with exactly ``payload``'s bytes; None when there is no usable item."""
+        try:
+            with self.open_item(rel) as f:
+                if os.fstat(f.fileno()).st_size != payload.size:
+                    return False
+                for chunk in payload.chunks:
+                    view = memoryview(chunk)
+                    while view:
+                        got = f.read(min(len(view), _COMPARE_CHUNK))
+                        if not got or got != view[: len(got)]:
+                            return False
+                        view = view[len(got) :]
+                return not f.read(1)
+        except WorkspaceError:  # missing, or planted (not a regular file): write ours over it
+            return None
+
+    def _write_item(self, directory: Path, name: str, chunks: Sequence[bytes]) -> Path:
+        """Write a new item atomically (temp file, fsync, rename, directory fsync); returns its path."""
+        tmp = directory / f"{TEMP_PREFIX}{uuid.uuid4().hex[:12]}-{name}"
+        final = directory / name
+        try:
+            _write_file(tmp, chunks)
+            os.replace(tmp, final)
+        except BaseException:
+            _remove_quietly(tmp)
+            raise
+        _fsync_dir(directory)
+        return final
+
     # -- reading -------------------------------------------------------------------------------
 
     def items(self) -> list[OffloadRef]:
-        """Every item of the session in write order, from the index.
+        """Every offload of the session in write order, from the index (one record per offload).
 
-        Lines that do not parse (a torn last line after a crash) are skipped;
-        so are records whose path would leave the session directory.
+        Content offloaded twice is stored once, so two records can share a
+        path (each with its own time, call or message range). Lines that do
+        not parse (a torn last line after a crash) are skipped; so are
+        records whose path would leave the session directory.
         """
         try:
-            raw = (self._dir / INDEX_NAME).read_bytes()
-        except FileNotFoundError:
-            return []
+            with _open_regular(self._dir, [INDEX_NAME], INDEX_NAME) as f:
+                raw = f.read()
+        except WorkspaceError as exc:
+            if isinstance(exc.__cause__, FileNotFoundError) or not self._dir.exists():
+                return []
+            raise WorkspaceError(f"cannot read the index of workspace {self._dir}: {exc}") from exc
         except OSError as exc:
             raise WorkspaceError(f"cannot read the index of workspace {self._dir}: {exc.strerror}") from exc
         refs: list[OffloadRef] = []
@@ -269,7 +320,7 @@ class LocalWorkspace:
         return refs
 
     def find(self, path: str) -> OffloadRef | None:
-        """The index entry for a workspace-relative path, if there is one."""
+        """The first index entry for a workspace-relative path, if there is one."""
         for ref in self.items():
             if ref.path == path:
                 return ref
@@ -281,6 +332,7 @@ class LocalWorkspace:
         Refuses (`PathRefusedError`) empty paths, NUL bytes, over-long paths,
         absolute paths, ``..`` components, backslashes, temp files, and paths
         whose real location (after symlinks) is outside the session directory.
+        Reading goes through `open_item`, which refuses every symlink.
         """
         rel = path.path if isinstance(path, OffloadRef) else path
         parts = _check_relative(rel)
@@ -291,13 +343,24 @@ class LocalWorkspace:
             raise PathRefusedError(f"path {rel!r} refused: it resolves outside the session workspace (symlink)")
         return Path(real)
 
+    def open_item(self, path: str | OffloadRef) -> BinaryIO:
+        """Open an item for reading: a regular file with one link, reached without following any symlink.
+
+        Never blocks (a FIFO or device planted in the directory is refused, not
+        opened for good). Raises `PathRefusedError` for paths that leave the
+        workspace, symlinks, hard links and anything but regular files, and
+        `WorkspaceError` for missing items.
+        """
+        rel = _rel(path)
+        return _open_regular(self._dir, _check_relative(rel), rel)
+
     def read_bytes(self, path: str | OffloadRef) -> bytes:
         """The exact stored bytes of an item."""
-        target = self.resolve(path)
-        try:
-            return target.read_bytes()
-        except OSError as exc:
-            raise _read_error(path, exc) from exc
+        with self.open_item(path) as f:
+            try:
+                return f.read()
+            except OSError as exc:
+                raise _read_error(path, exc) from exc
 
     def read_text(self, path: str | OffloadRef) -> str:
         """An item as text (UTF-8 with ``surrogatepass``: what `offload_tool_result` was given)."""
@@ -361,6 +424,75 @@ def _check_relative(rel: object) -> list[str]:
     return parts
 
 
+def _open_regular(base: Path, parts: Sequence[str], rel: str) -> BinaryIO:
+    """Open ``base/parts...`` read-only: no symlink followed below ``base``, no blocking, a regular file, one link.
+
+    ``base`` itself (the session directory the user chose) may be reached through symlinks.
+    """
+    try:
+        dir_fd = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _read_error(rel, exc) from exc
+    fd = -1
+    try:
+        for part in parts[:-1]:
+            try:
+                next_fd = os.open(part, _O_DIR, dir_fd=dir_fd)
+            except OSError as exc:
+                raise _open_error(rel, exc, _is_symlink(part, dir_fd)) from exc
+            os.close(dir_fd)
+            dir_fd = next_fd
+        try:
+            fd = os.open(parts[-1], os.O_RDONLY | _O_SAFE, dir_fd=dir_fd)
+        except OSError as exc:
+            raise _open_error(rel, exc, _is_symlink(parts[-1], dir_fd)) from exc
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise WorkspaceError(f"{rel!r} is a directory, not an item")
+        if not stat.S_ISREG(info.st_mode):
+            raise PathRefusedError(f"path {rel!r} refused: it is a {_file_type(info.st_mode)}, not a regular file")
+        if info.st_nlink != 1:
+            raise PathRefusedError(
+                f"path {rel!r} refused: it has {info.st_nlink} hard links (a workspace item has exactly one;"
+                " a hard link can expose a file from outside the workspace)"
+            )
+        f = os.fdopen(fd, "rb")
+        fd = -1
+        return f
+    finally:
+        os.close(dir_fd)
+        if fd >= 0:
+            os.close(fd)
+
+
+def _file_type(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "special file"
+
+
+def _is_symlink(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _open_error(rel: str, exc: OSError, symlink: bool) -> WorkspaceError:
+    # O_NOFOLLOW on a symlink fails with ELOOP (EMLINK on FreeBSD); with O_DIRECTORY, Linux says ENOTDIR.
+    if symlink:
+        return PathRefusedError(
+            f"path {rel!r} refused: it goes through a symbolic link, which could lead outside the session workspace"
+        )
+    if exc.errno == errno.ENOTDIR:
+        return WorkspaceError(f"no item {rel!r} in this workspace")
+    return _read_error(rel, exc)
+
+
 def _read_error(path: str | OffloadRef, exc: OSError) -> WorkspaceError:
     if isinstance(exc, FileNotFoundError):
         return WorkspaceError(f"no item {_rel(path)!r} in this workspace")
@@ -369,29 +501,8 @@ def _read_error(path: str | OffloadRef, exc: OSError) -> WorkspaceError:
     return WorkspaceError(f"cannot read {_rel(path)!r}: {exc.strerror or exc}")
 
 
-def _plain_media_bytes(block: DataBlock) -> bytes | None:
-    """Decoded bytes when storing them loses nothing (canonical base64, no meta), else None."""
-    if block.data is None or block.meta:
-        return None
-    try:
-        raw = base64.b64decode(block.data, validate=True)
-    except (binascii.Error, ValueError):
-        return None
-    if base64.b64encode(raw).decode("ascii") != block.data:
-        return None
-    return raw
-
-
-def _extension(media_type: str | None) -> str:
-    if media_type:
-        ext = mimetypes.guess_extension(media_type.split(";")[0].strip())
-        if ext and ext != _BLOCK_SUFFIX:
-            return ext
-    return ".bin"
-
-
 def _write_file(path: Path, chunks: Sequence[bytes]) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_SAFE, 0o644)
     try:
         _write_all(fd, chunks)
         os.fsync(fd)
@@ -424,8 +535,12 @@ def _write_all(fd: int, chunks: Sequence[bytes]) -> None:
 
 
 def _append_line(path: Path, line: bytes) -> None:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | _O_SAFE, 0o644)
     try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            what = "has more than one hard link" if stat.S_ISREG(info.st_mode) else f"is a {_file_type(info.st_mode)}"
+            raise OSError(errno.EPERM, f"{path.name} {what}, not the workspace's own index file")
         size = os.fstat(fd).st_size
         if size and os.pread(fd, 1, size - 1) != b"\n":
             line = b"\n" + line  # a crash tore the last line: start ours on a fresh one

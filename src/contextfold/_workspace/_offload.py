@@ -26,13 +26,13 @@ class OffloadRef:
     """Where one offloaded item lives in the workspace and what it holds."""
 
     path: str
-    """Workspace-relative POSIX path of the stored file (what read-back tools take)."""
+    """Workspace-relative POSIX path of the stored file (what read-back tools take); content-addressed (`_naming`)."""
     kind: OffloadKind
-    """``media`` (a data block), ``context`` (archived messages, JSONL) or ``tool_result`` (cut-off text)."""
+    """``media`` (a data block), ``context`` (archived messages, JSONL) or ``tool_result`` (a split result's text)."""
     size: int
     """Size of the stored file in bytes."""
     created: str
-    """When it was written, ISO 8601 UTC (``2025-01-31T12:00:00.123456+00:00``)."""
+    """When it was offloaded, ISO 8601 UTC (``2025-01-31T12:00:00.123456+00:00``); the time is never in the path."""
     message_range: tuple[int, int] | None = None
     """For archived context: the half-open range of message indices it held in the session."""
     tool_name: str | None = None
@@ -115,6 +115,9 @@ class Offloader(Protocol):
     Every method either returns a reference to content that is completely
     written, or raises `WorkspaceError` and stores nothing visible: callers
     drop content from the context only after the reference came back.
+    Paths should follow the naming rule of `contextfold._workspace._naming`
+    (content-addressed), so that the same input gives the same prompt; the
+    tool-result split plans its notice with those names before writing.
     """
 
     async def offload_data(self, block: DataBlock) -> OffloadRef:
@@ -128,5 +131,5 @@ class Offloader(Protocol):
         ...
 
     async def offload_tool_result(self, text: str, *, call_id: str, tool_name: str | None) -> OffloadRef:
-        """Store the cut-off part of a tool result as text."""
+        """Store a tool result's text (the split stores the whole text; the notice says where the cut fell)."""
         ...

@@ -13,13 +13,19 @@ Anthropic tool definitions:
 Both outputs are cut so that they never exceed ``max_tokens`` (the
 tool-result limit) by the given counter.
 
-Regular expressions run on Python's backtracking engine, which has no
-timeout, so a pattern is bounded before it runs: at most 300 characters, no
-repeated group that itself contains a repetition or an alternation (the
-``(a+)+`` family, exponential), at most two unbounded repetitions
-(``.*a.*b.*c`` is polynomial of high degree), and only the first
-`SEARCH_LINE_CHARS` characters of each line are scanned. A search also stops
-after ``max_results`` matches or `SEARCH_SECONDS` seconds, and says so.
+Regular expressions run on RE2 (`_pattern`), which matches in time linear
+in the text whatever the pattern, so no pattern can hang a search; what RE2
+cannot run (backreferences, lookaround) is refused with a message saying so.
+Only the first `SEARCH_LINE_CHARS` characters of each line are scanned (a
+line is held in memory while it is searched). A search also stops after
+``max_results`` matches or `SEARCH_SECONDS` seconds, and says so.
+
+Arguments come from a model, so they are checked before use: an offset that
+is a string, a float, a bool, negative or absurdly large is an `InputError`
+with a message the model can act on (the bound tools return it as
+``Error: ...`` text), never a ``TypeError`` from deep inside. Files are opened
+through the workspace's `open_item`, which refuses FIFOs, hard links and
+symlinks without blocking; a search skips such items and counts them.
 """
 
 from __future__ import annotations
@@ -29,13 +35,13 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Any, BinaryIO, Protocol
 
 from contextfold._errors import ConfigError, ContextfoldError, InputError, WorkspaceError
 from contextfold._messages import ToolSpec
 from contextfold._tokens._counting import BytesCounter, TokenCounter
 from contextfold._workspace._offload import OffloadRef
+from contextfold._workspace._pattern import compile_pattern
 from contextfold._workspace._split import DEFAULT_TOOL_RESULT_LIMIT
 
 __all__ = [
@@ -53,19 +59,20 @@ __all__ = [
 DEFAULT_LINES = 200
 DEFAULT_LINE_CHARS = 2000
 DEFAULT_MAX_RESULTS = 50
-SEARCH_LINE_CHARS = 1000
+SEARCH_LINE_CHARS = 100_000
+"""Characters of each line a search scans (RE2 is linear, so this bounds memory, not time)."""
 SEARCH_SECONDS = 5.0
-MAX_PATTERN_CHARS = 300
-MAX_UNBOUNDED = 2
 EXCERPT_BEFORE = 60
 EXCERPT_AFTER = 140
+MAX_INT_ARG = 2**31 - 1
+"""Largest offset, column, limit or max_results a read-back tool accepts."""
 
 
 class ReadableWorkspace(Protocol):
-    """What the read-back tools need from a workspace (`LocalWorkspace` has it)."""
+    """What the read-back tools need from a workspace (`LocalWorkspace` has it; so can an object store)."""
 
-    def resolve(self, path: str | OffloadRef) -> Path:
-        """Absolute file path of a workspace-relative path, refusing paths that leave the workspace."""
+    def open_item(self, path: str | OffloadRef) -> BinaryIO:
+        """Open an item for reading; `PathRefusedError` for paths that leave the workspace or are not plain files."""
         ...
 
     def items(self) -> list[OffloadRef]:
@@ -73,9 +80,51 @@ class ReadableWorkspace(Protocol):
         ...
 
 
-def _open_text(path: Path) -> IO[str]:
+def _text(raw: BinaryIO) -> io.TextIOWrapper:
     # Display only: bytes that are not UTF-8 show as U+FFFD; exact bytes come from read_bytes.
-    return path.open(encoding="utf-8", errors="replace", newline="\n")
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="\n")
+
+
+_DIGITS = re.compile(r"\s*[+-]?\d{1,18}\s*")
+
+
+def _int_arg(name: str, value: object, *, minimum: int, maximum: int = MAX_INT_ARG) -> int:
+    """``value`` as an int in ``[minimum, maximum]``; integral floats and digit strings (what models send) pass."""
+    number: int | None = None
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be an integer, got a boolean ({value!r})")
+    if isinstance(value, int):
+        number = value
+    elif (isinstance(value, float) and value.is_integer()) or (
+        isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", value)
+    ):
+        number = int(value)
+    if number is None:
+        raise InputError(f"{name} must be an integer, got {_shown(value)}")
+    if not minimum <= number <= maximum:
+        shown = str(number) if abs(number) < 10**18 else ("a huge number" if number > 0 else "a huge negative number")
+        raise InputError(f"{name} must be between {minimum} and {maximum}, got {shown}")
+    return number
+
+
+def _bool_arg(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise InputError(f"{name} must be true or false, got {_shown(value)}")
+
+
+def _shown(value: object) -> str:
+    """A short description of a wrong argument value, safe for any value (huge ints, deep lists)."""
+    kind = type(value).__name__
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}" + ("..." if len(value) > 40 else "")
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if value is None:
+        return "null"
+    return f"a {kind}" if not isinstance(value, int) else "an integer"
 
 
 def _lines(f: IO[str], head_chars: int) -> Iterator[tuple[str, int]]:
@@ -200,20 +249,24 @@ def read_offloaded(
     for missing items.
     """
     counter = counter or BytesCounter()
-    if offset < 0 or limit < 1 or column < 0 or max_line_chars < 1:
-        raise InputError("offset and column must be >= 0, limit and max_line_chars >= 1")
-    target = workspace.resolve(path)
-    ref = _kind_of(workspace, path)
-    if _is_binary(ref) and ref is not None:
-        return f"[{path} is binary media ({ref.media_type or 'unknown type'}, {ref.size} bytes); it has no lines]"
+    offset = _int_arg("offset", offset, minimum=0)
+    limit = _int_arg("limit", limit, minimum=1)
+    column = _int_arg("column", column, minimum=0)
+    max_line_chars = _int_arg("max_line_chars", max_line_chars, minimum=1)
+    max_tokens = _int_arg("max_tokens", max_tokens, minimum=1)
+    opened = workspace.open_item(path)  # refuses bad paths, links, FIFOs (before the index is read)
     rows: list[str] = []
     total = 0
     more = False
     try:
-        with target.open("rb") as raw:
+        with opened as raw:
+            ref = _kind_of(workspace, path)
+            if _is_binary(ref) and ref is not None:
+                kind = ref.media_type or "unknown type"
+                return f"[{path} is binary media ({kind}, {ref.size} bytes); it has no lines]"
             total = _skip_lines(raw, offset)
             if total == offset:
-                f = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="\n")
+                f = _text(raw)
                 for lineno, (head, full) in enumerate(_lines(f, column + max_line_chars), start=offset + 1):
                     total = lineno
                     if lineno > offset + limit:
@@ -230,9 +283,7 @@ def read_offloaded(
                     rows.append(f"{lineno:>6}\t{segment}")
                 f.detach()
     except OSError as exc:
-        missing = isinstance(exc, FileNotFoundError)
-        reason = f"no item {path!r} in this workspace" if missing else f"cannot read {path!r}: {exc.strerror}"
-        raise WorkspaceError(reason) from exc
+        raise WorkspaceError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
 
     def footer(k: int) -> str:
         if offset >= total and not rows:
@@ -246,95 +297,6 @@ def read_offloaded(
         return f"[end of {path}: {total} lines]"
 
     return _fit(counter, max_tokens, rows, footer)
-
-
-def check_pattern(pattern: str) -> None:
-    """Refuse regular expressions whose backtracking could take very long (see the module docstring)."""
-    if len(pattern) > MAX_PATTERN_CHARS:
-        raise InputError(f"pattern refused: longer than {MAX_PATTERN_CHARS} characters")
-    groups: list[bool] = []  # per open group: does it contain a repetition or an alternation?
-    closed_risky: bool | None = None  # the group that just closed, waiting for a quantifier
-    unbounded = 0
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        quant = _quantifier_at(pattern, i)
-        if quant is not None:
-            length, is_unbounded = quant
-            if is_unbounded:
-                unbounded += 1
-                if unbounded > MAX_UNBOUNDED:
-                    raise InputError(
-                        f"pattern refused: more than {MAX_UNBOUNDED} unbounded repetitions (*, +, {{m,}}) "
-                        "can take very long; simplify it or use a plain substring search"
-                    )
-            if closed_risky and is_unbounded:
-                raise InputError(
-                    "pattern refused: a repeated group contains a repetition or alternation "
-                    "(like (a+)+), which can take exponential time; rewrite it without nesting"
-                )
-            if groups and is_unbounded:
-                groups[-1] = True
-            closed_risky = None
-            i += length
-            continue
-        closed_risky = None
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            i = _skip_class(pattern, i)
-            continue
-        if c == "(":
-            groups.append(False)
-        elif c == ")":
-            if groups:
-                closed_risky = groups.pop()
-                if groups and closed_risky:
-                    groups[-1] = True
-        elif c == "|" and groups:
-            groups[-1] = True
-        i += 1
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise InputError(f"invalid regular expression: {exc}") from None
-
-
-def _quantifier_at(p: str, i: int) -> tuple[int, bool] | None:
-    """(length, unbounded) of a quantifier starting at ``p[i]``, including a lazy/possessive suffix."""
-    c = p[i]
-    if c in "*+":
-        length, unbounded = 1, True
-    elif c == "?":
-        if i > 0 and p[i - 1] == "(":
-            return None  # group extension like (?:...)
-        length, unbounded = 1, False
-    elif c == "{":
-        m = re.match(r"\{(\d*)(,?)(\d*)\}", p[i:])
-        if m is None or not (m.group(1) or m.group(3)):
-            return None
-        upper = m.group(3)
-        length = m.end()
-        unbounded = bool(m.group(2)) and (not upper or int(upper) > 10)
-        if not m.group(2) and m.group(1) and int(m.group(1)) > 10:
-            unbounded = True
-    else:
-        return None
-    if i + length < len(p) and p[i + length] in "?+":
-        length += 1
-    return length, unbounded
-
-
-def _skip_class(p: str, i: int) -> int:
-    j = i + 1
-    if j < len(p) and p[j] == "^":
-        j += 1
-    if j < len(p) and p[j] == "]":
-        j += 1
-    while j < len(p) and p[j] != "]":
-        j += 2 if p[j] == "\\" else 1
-    return j + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,45 +320,50 @@ def search_offloaded(
 ) -> str:
     """Find ``pattern`` in every text item offloaded in the session: ``path:line: excerpt`` rows.
 
-    Substring search by default; ``regex=True`` for a (bounded) regular
-    expression. Binary media are skipped.
+    Substring search by default; ``regex=True`` for an RE2 regular expression
+    (linear time; no backreferences or lookaround). Binary media are skipped;
+    so are items that are not plain files (counted in the footer). A file
+    offloaded twice is searched once.
     """
     counter = counter or BytesCounter()
-    if not pattern:
-        raise InputError("pattern must not be empty")
-    if max_results < 1:
-        raise InputError("max_results must be >= 1")
-    if regex:
-        check_pattern(pattern)
-        compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
-    else:
-        compiled = re.compile(re.escape(pattern), re.IGNORECASE if ignore_case else 0)
+    regex = _bool_arg("regex", regex)
+    ignore_case = _bool_arg("ignore_case", ignore_case)
+    max_results = _int_arg("max_results", max_results, minimum=1)
+    max_tokens = _int_arg("max_tokens", max_tokens, minimum=1)
+    find = compile_pattern(pattern, regex=regex, ignore_case=ignore_case)
     started = clock()
     hits: list[_Hit] = []
     stopped: str | None = None
-    scanned = 0
+    scanned = refused = 0
+    seen: set[str] = set()
     for ref in workspace.items():
-        if _is_binary(ref):
+        if _is_binary(ref) or ref.path in seen:
             continue
+        seen.add(ref.path)
         try:
-            target = workspace.resolve(ref)
-            f = _open_text(target)
-        except (OSError, ContextfoldError):
-            continue  # a listed file that vanished or is refused: nothing to search
-        with f:
+            raw = workspace.open_item(ref)
+        except ContextfoldError:
+            refused += 1  # vanished, or not a plain file (a planted FIFO, link): nothing to search
+            continue
+        with _text(raw) as f:
             scanned += 1
-            for lineno, (head, _full) in enumerate(_lines(f, SEARCH_LINE_CHARS), start=1):
-                m = compiled.search(head)
-                if m is not None:
-                    start = max(0, m.start() - EXCERPT_BEFORE)
-                    excerpt = head[start : m.start() + EXCERPT_AFTER].replace("\t", " ")
-                    hits.append(_Hit(ref.path, lineno, excerpt))
-                    if len(hits) >= max_results:
-                        stopped = f"stopped at max_results={max_results}"
+            try:
+                for lineno, (head, full) in enumerate(_lines(f, SEARCH_LINE_CHARS), start=1):
+                    span = find(head)
+                    if span is not None:
+                        start = max(0, span[0] - EXCERPT_BEFORE)
+                        excerpt = head[start : span[0] + EXCERPT_AFTER].replace("\t", " ")
+                        if full > DEFAULT_LINE_CHARS and span[0] > EXCERPT_BEFORE:
+                            excerpt += f" [column {span[0]}]"
+                        hits.append(_Hit(ref.path, lineno, excerpt))
+                        if len(hits) >= max_results:
+                            stopped = f"stopped at max_results={max_results}"
+                            break
+                    if clock() - started > deadline_seconds:
+                        stopped = f"stopped after {deadline_seconds:g} s; narrow the pattern"
                         break
-                if clock() - started > deadline_seconds:
-                    stopped = f"stopped after {deadline_seconds:g} s; narrow the pattern"
-                    break
+            except OSError:
+                refused += 1
         if stopped:
             break
     rows = [f"{h.path}:{h.line}: {h.excerpt}" for h in hits]
@@ -405,6 +372,8 @@ def search_offloaded(
         note = f"; {stopped}" if stopped else ""
         if k < len(rows):
             note += f"; {len(rows) - k} more not shown (output limit)"
+        if refused:
+            note += f"; {refused} item{'s' if refused != 1 else ''} skipped (missing or not a plain file)"
         return f"[{k} match{'es' if k != 1 else ''} for {pattern!r} in {scanned} offloaded items{note}]"
 
     return _fit(counter, max_tokens, rows, footer)

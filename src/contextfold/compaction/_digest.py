@@ -36,6 +36,7 @@ from contextfold._messages import (
 from contextfold._tokens._counting import TokenCounter
 from contextfold.compaction._boundaries import is_real_user
 from contextfold.compaction._groups import call_names
+from contextfold.compaction._ledger import without_ledger
 
 __all__ = [
     "COMPACT_RESULT_CHARS",
@@ -178,7 +179,9 @@ def digest_lines(message: Message, tier: Tier, names: Mapping[str, str], *, trun
         raise ValueError(f"digest_lines renders the Truncated and Compact tiers, not {tier.name}")
     compact = tier is _COMPACT
     if is_summary(message):
-        return [cut_text(message.text, truncate_chars * 4)] if not compact else [_first_line(message.text)]
+        if compact:
+            return [_first_line(message.text)]
+        return [cut_text(without_ledger(message.text), truncate_chars * 4)]  # its facts: in the next ledger
     content = message.content
     role = message.role
     if role == "tool":

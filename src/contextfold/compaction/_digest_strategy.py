@@ -1,15 +1,21 @@
 """`DigestStrategy`: the embedded, model-free compaction strategy.
 
 It finds a safe boundary (`find_boundary`), digests the older part with
-fidelity tiers (`build_digest`) into what is left of the budget (at most
-``summary_ratio`` of it), and returns a `CompactionPlan`. Leading system
+fidelity tiers (`build_digest`) into what is left of the budget (about
+``summary_ratio`` of it, more when the facts ledger grows), and returns a
+`CompactionPlan`. Leading system
 messages are the prompt and are never compacted; if they alone do not fit
 the budget, it raises `ContextOverflowError` naming that floor.
 
 The facts ledger (`contextfold.compaction._ledger`) of the compacted part is attached
 after the digest, verbatim; it may take up to ``ledger_share`` (0.9) of the
 summary's tokens, and what it leaves unused goes to the digest: when room is
-tight, facts are kept before prose. When the cap still cuts facts (a large
+tight, facts are kept before prose. Its budget grows with what the history
+holds: when the facts need more than that, the ledger may take up to
+``facts_share`` (0.6) of the whole budget, out of the room the kept part leaves
+(a long history compacted in one step, a resumed session, names hundreds of
+paths and commands), while the digest keeps its tenth of the summary; what does
+not fit is chosen by the ledger's priorities. When the cap still cuts facts (a large
 latest turn, kept verbatim by invariant 4, leaves little room), the facts it
 cut ride along in the summary's meta (`OVERFLOW_META_KEY`, never sent) and
 the next compaction, with more room, brings them back. The room set aside
@@ -57,12 +63,14 @@ def find_summary_cut(
     config: ContextConfig,
     rules: Sequence[CutRule] = DEFAULT_RULES,
     ledger_share: float = 0.9,
+    facts_share: float = 0.0,
 ) -> SummaryCut | None:
     """Where to cut ``messages`` for a summary: the boundary search of every summarizing strategy.
 
     ``None`` when nothing can be compacted; `ContextOverflowError` (naming the floor) when the system prompt, or
-    the running tool calls, alone exceed the budget. The ledger's room (``ledger_share`` of the summary) is set
-    aside first, so a large kept turn cannot squeeze the facts out.
+    the running tool calls, alone exceed the budget. The ledger's room (``ledger_share`` of the summary, or up to
+    ``facts_share`` of the budget when the history holds the facts; at most half the room) is set aside first, so
+    a large kept turn cannot squeeze the facts out.
     """
     lo = leading_system_count(messages)
     counts = [count_messages(counter, (m,)) for m in messages]
@@ -79,10 +87,9 @@ def find_summary_cut(
         )
     kept_limit = budget - system - overhead
     # Reserve room for the ledger before choosing the cut, so a large kept turn cannot squeeze the facts out.
-    cap = int(config.summary_tokens * ledger_share)
+    cap = _ledger_cap(config, ledger_share, facts_share)
     reserve = ledger_size(messages[lo:], counter, cap) + 2 if cap > 0 else 0
-    if reserve >= kept_limit // 2:
-        reserve = 0
+    reserve = min(reserve, kept_limit // 2)
     # The ledger's room never costs the latest user turn its verbatim place (invariant 4): when the full
     # reserve leaves that turn out, halve it until the turn fits, and drop it last.
     boundary = None
@@ -116,13 +123,21 @@ def find_summary_cut(
     return SummaryCut(boundary=boundary, kept_limit=kept_limit, ledger_reserve=reserve)
 
 
+def _ledger_cap(config: ContextConfig, ledger_share: float, facts_share: float) -> int:
+    """The most tokens the ledger may take: its share of the summary, or of the budget when that is more (0: off)."""
+    cap = int(config.summary_tokens * ledger_share)
+    return max(cap, int(config.budget * facts_share)) if cap > 0 else 0
+
+
 class DigestStrategy:
     """Compact the older part into an extractive digest; keep the recent part verbatim.
 
     ``truncate_chars`` is N of the Truncated tier; ``rules`` are the provider
     rules the boundary must satisfy (tool pairing and thinking by default);
     ``ledger_share`` is the share of the summary the facts ledger may take
-    (0 turns the ledger off).
+    (0 turns the ledger off); ``facts_share`` is the share of the whole budget
+    the ledger may grow to when the history holds more facts than that and the
+    kept part leaves the room (the summary then passes ``summary_ratio``).
     """
 
     name = "digest"
@@ -133,19 +148,28 @@ class DigestStrategy:
         truncate_chars: int = 400,
         rules: Sequence[CutRule] = DEFAULT_RULES,
         ledger_share: float = 0.9,
+        facts_share: float = 0.6,
     ) -> None:
         if truncate_chars < 16:
             raise ConfigError(f"DigestStrategy.truncate_chars: must be >= 16 (got {truncate_chars})")
         if not 0 <= ledger_share <= 1:
             raise ConfigError(f"DigestStrategy.ledger_share: must be between 0 and 1 (got {ledger_share})")
+        if not 0 <= facts_share <= 1:
+            raise ConfigError(f"DigestStrategy.facts_share: must be between 0 and 1 (got {facts_share})")
         self.truncate_chars = truncate_chars
         self.rules = tuple(rules)
         self.ledger_share = ledger_share
+        self.facts_share = facts_share
 
     def cut(self, messages: Sequence[Message], *, counter: TokenCounter, config: ContextConfig) -> SummaryCut | None:
-        """Where this strategy cuts ``messages`` (`find_summary_cut` with its rules and ledger share)."""
+        """Where this strategy cuts ``messages`` (`find_summary_cut` with its rules and ledger shares)."""
         return find_summary_cut(
-            messages, counter=counter, config=config, rules=self.rules, ledger_share=self.ledger_share
+            messages,
+            counter=counter,
+            config=config,
+            rules=self.rules,
+            ledger_share=self.ledger_share,
+            facts_share=self.facts_share,
         )
 
     def plan(
@@ -162,8 +186,14 @@ class DigestStrategy:
         boundary, kept_limit, reserve = cut.boundary, cut.kept_limit, cut.ledger_reserve
         budget = config.budget
         older = list(boundary.compacted(messages))
-        target = max(min(config.summary_tokens, kept_limit - boundary.kept_tokens), 0)
-        ledger_cap = min(max(int(target * self.ledger_share), reserve), target)
+        # `base`: the summary as `summary_ratio` sizes it; the digest keeps its share of that (`floor`), the ledger
+        # takes the rest and may grow into what the kept part leaves free, up to `cap`.
+        cap = _ledger_cap(config, self.ledger_share, self.facts_share)
+        free = max(kept_limit - boundary.kept_tokens, 0)
+        base = min(config.summary_tokens, free)
+        floor = base - int(base * self.ledger_share)
+        ledger_cap = min(max(int(base * self.ledger_share), reserve, min(cap, free - floor)), free)
+        target = free
         names = call_names(messages)
         plan: CompactionPlan | None = None
         built: tuple[int, str, tuple[str, ...]] | None = None  # (cap, ledger, overflow): rebuilt only if the cap moves
@@ -178,7 +208,7 @@ class DigestStrategy:
             digest = build_digest(
                 older,
                 counter=counter,
-                target_tokens=max(target - ledger_tokens, 0),
+                target_tokens=max(min(max(base - ledger_tokens, floor), target - ledger_tokens), 0),
                 names=names,
                 truncate_chars=self.truncate_chars,
             )

@@ -6,13 +6,26 @@ ledger pulls those out of the messages being compacted with fixed rules (no
 model), and is attached verbatim after whatever summary is produced. It is
 written in a line format that `parse_ledger` reads back, so the next
 compaction merges the previous ledger into the new one: facts survive any
-number of compactions until the token cap forces the oldest out (user rules
-are kept before anything else).
+number of compactions until the token cap forces some out.
+
+When not every fact fits, priorities decide (`PRIORITIES`, `Fact.priority`,
+newest first within one): the user's rules; identifiers the user or the agent
+named and job-style ids; paths a call edited and commands that failed; the
+other commands, named paths and URLs of output; last, paths seen only in tool
+output and error lines. Where a fact was found (`Fact.origin`: named, edited,
+output) shows in its line, so priorities survive the text (a file round trip,
+a restarted process). The ledger is written densely: paths packed several to
+a line (``- files:``, ``- edited:``, ``- seen:``), commands listed under one
+head per exit status (``- cmd [exit 1]:``, then one indented command per
+line), and a path already named inside another fact shown gets no line.
 
 Heuristics (documented because they decide what survives):
 
 * paths: absolute paths with at least two components, and relative paths
   with a slash and a file extension (``src/app.py``); URLs are not paths;
+  edited: the path argument of a write (an editor's ``create``/``str_replace``,
+  a tool named like write/edit/patch), a ``>``/``>>`` or ``tee`` target and the
+  paths of a ``sed -i``/``perl -i`` step;
 * commands: the ``command``/``cmd`` string argument of a tool call (first
   line), unless the tool is an editor whose ``command`` is a sub-command
   (``view``, ``str_replace``, ...); the exit status comes from the result:
@@ -93,6 +106,7 @@ __all__ = [
     "ledger_with_overflow",
     "line_cost",
     "parse_ledger",
+    "without_ledger",
 ]
 
 FactKind: TypeAlias = Literal["rule", "file", "cmd", "id", "error"]
@@ -166,19 +180,50 @@ _ODD_BREAK = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Line breaks of `str.splitlines` other than the newline."""
 _RULE_WORDS = re.compile(r"\b(?:do not|don't|never|always|must|make sure|only)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_LINE = re.compile(r"^- (rule|file|cmd|id|error)(?: \[exit (-?\d+)\])?: (.*)$")
+_LINE = re.compile(r"^- (rule|file|cmd|id|error|edited|files|seen)(?: \[exit (-?\d+)\])?:(?: (.*))?$")
 _EDITOR_SUBCOMMANDS = frozenset({"view", "create", "str_replace", "insert", "undo_edit", "write", "edit", "read"})
 _ID_KEY = re.compile(r"(?:^|_)id$", re.IGNORECASE)
 _JOB_STOP = frozenset({"the", "a", "an", "is", "was", "of", "to", "in", "for", "and", "it", "id", "with", "on"})
 
 
+Origin: TypeAlias = Literal["named", "edited", "output"]
+"""Where a fact was found: ``named`` by the user or the agent (text, tool-call arguments), a path ``edited`` by a
+tool call (an editor's write, ``sed -i``, a ``>`` redirect), or only in tool ``output`` (a listing, a traceback)."""
+
+PRIORITIES: tuple[str, ...] = (
+    "rules the user set",
+    "identifiers named by the user or the agent, job-style ids (job 42, pid 4242) anywhere, and short identifiers"
+    " (#123, commit hashes) of tool output",
+    "paths edited by a tool call, and commands that failed (non-zero exit status)",
+    "the other commands, paths named by the user or the agent (in text or tool-call arguments), and URLs of tool"
+    " output",
+    "paths seen only in tool output, and error lines",
+)
+"""What a ledger keeps first when not every fact fits (`Fact.priority` is the index), newest first within each."""
+
+
+_GROUP_HEADS = {"edited": "- edited:", "files": "- files:", "seen": "- seen:"}
+"""Heads of the packed lines: paths edited by a call, other paths named, paths and identifiers seen in output."""
+_GROUP_ORDER = ("edited", "files", "seen")
+PACK_CHARS = 200
+"""A packed line holds values up to about this many characters (a value longer than that gets a line alone)."""
+_BLOCK_INDENT = "  "
+"""Commands of one exit status are listed under one head (``- cmd [exit 0]:``), one per line, indented so."""
+
+
 @dataclass(frozen=True)
 class Fact:
-    """One fact: its kind, its verbatim value and, for a command, its exit status when known."""
+    """One fact: its kind, its verbatim value and, for a command, its exit status when known.
+
+    ``origin`` says where it was found; it sets `priority` and shows in the line of a path or an identifier
+    (``- edited: x`` for an edited path, ``- seen: x`` for a path or an identifier only seen in tool output), so
+    that the next compaction reads it back; it is not part of the identity.
+    """
 
     kind: FactKind
     value: str
     exit: int | None = None
+    origin: Origin = field(default="named", compare=False)
 
     # Not slotted, so that `key` and `line` can be cached on the instance (they are not dataclass fields): the same
     # facts are sized, deduplicated and rendered again at every compaction.
@@ -189,9 +234,65 @@ class Fact:
 
     @cached_property
     def line(self) -> str:
-        """The rendered ledger line (`render`)."""
+        """The fact's own ledger line (`render`); listed with others of its group when a ledger is rendered."""
+        group = self.group
+        if group in _GROUP_HEADS:
+            return f"- file: {self.value}" if group == "files" else f"{_GROUP_HEADS[group]} {self.value}"
         status = f" [exit {self.exit}]" if self.exit is not None else ""
         return f"- {self.kind}{status}: {self.value}"
+
+    @cached_property
+    def group(self) -> str | None:
+        """The shared line or block the fact is listed in when a ledger is rendered; ``None``: a line of its own.
+
+        Paths and identifiers of output are packed on lines of their group (``edited``, ``files``, ``seen``),
+        separated by spaces; commands are listed under the head of their exit status (the group is that head).
+        Only what reads back as the same fact is grouped: a value without whitespace (a packed line is split on
+        whitespace), a ``seen`` value that is a path exactly when it holds a slash and no ``://``, a command
+        without surrounding whitespace.
+        """
+        kind = self.kind
+        value = self.value
+        if kind == "cmd":
+            if not value or value != value.strip() or _LINE_BREAK.search(value) is not None:
+                return None
+            return f"- cmd [exit {self.exit}]:" if self.exit is not None else "- cmd:"
+        if kind not in ("file", "id") or self.exit is not None:
+            return None
+        if not value or len(value.split(maxsplit=1)) != 1 or value.split(maxsplit=1)[0] != value:
+            return None
+        origin = self.origin
+        if kind == "file":
+            if origin == "edited":
+                return "edited"
+            if origin == "named":
+                return "files"
+            return "seen" if "/" in value and "://" not in value else None
+        if origin == "output" and ("/" not in value or "://" in value):
+            return "seen"
+        return None
+
+    @cached_property
+    def carried(self) -> Fact:
+        """The fact as its line reads back (an origin a line cannot show is read back as ``named``)."""
+        if self.origin == "named" or self.group in ("edited", "seen"):
+            return self
+        return Fact(self.kind, self.value, self.exit)
+
+    @cached_property
+    def priority(self) -> int:
+        """Which facts a tight ledger keeps first (0 first; see `PRIORITIES`)."""
+        kind = self.kind
+        if kind == "rule":
+            return 0
+        if kind == "cmd":
+            return 2 if self.exit else 3
+        if kind == "error":
+            return 4
+        origin = self.origin
+        if kind == "id":
+            return 3 if origin == "output" and "://" in self.value else 1
+        return 2 if origin == "edited" else 4 if origin == "output" else 3
 
     def render(self) -> str:
         """One ledger line."""
@@ -216,12 +317,10 @@ class Ledger:
         return Ledger(_dedupe([*self.facts, *older.facts]))
 
     def ordered(self) -> list[Fact]:
-        """Rules, then identifiers, then everything else newest first: the order in which facts survive the cap.
+        """Rules, then identifiers, then everything else newest first: the order in which facts are rendered.
 
-        Identifiers (issue numbers, URLs, hashes, ids) come before paths and
-        commands because they are few, short and cannot be found again: a
-        path can be listed again and a command re-run, but the URL of a report
-        the user linked in the first message exists only there.
+        Which facts survive a tight cap is decided by `Fact.priority` (`by_priority`); the ones kept are shown
+        in this order.
         """
         rules: list[Fact] = []
         ids: list[Fact] = []
@@ -236,54 +335,289 @@ class Ledger:
                 rest.append(fact)
         return rules + ids + rest
 
+    def by_priority(self) -> list[Fact]:
+        """`ordered`, stably sorted by `Fact.priority`: the order in which facts survive the cap."""
+        return sorted(self.ordered(), key=_priority)
+
     def render(self, counter: TokenCounter | None = None, max_tokens: int | None = None) -> str:
-        """The ledger text, cut to ``max_tokens`` by dropping the oldest facts (rules last); empty when none fit."""
+        """The ledger text within ``max_tokens``, keeping facts by `Fact.priority`; empty when none fit."""
         return self.render_with_rest(counter, max_tokens)[0]
 
     def render_with_rest(
         self, counter: TokenCounter | None = None, max_tokens: int | None = None
     ) -> tuple[str, tuple[Fact, ...]]:
-        """`render`, plus the facts the cap left out (in ledger order), for `OVERFLOW_META_KEY`."""
+        """`render`, plus the facts the cap left out (by priority), for `OVERFLOW_META_KEY`.
+
+        Facts are taken by priority, newest first within one (`by_priority`), each when it fits what is left
+        (a shorter, lower one may still fit after a long one did not). A path already named verbatim inside
+        another fact taken (a command, an error line, a longer path) needs no line of its own: it is skipped, and
+        after the first pass the paths that later facts came to name are dropped and their room refilled once.
+        The facts taken are shown in `ordered` order, paths and identifiers of output packed several to a line
+        (`Fact.group`) after the other lines.
+        """
         facts = self.ordered()
         if not facts:
             return "", ()
-        lines = [LEDGER_HEADER]
         if counter is None or max_tokens is None:
-            lines.extend(f.render() for f in facts)
-            return "\n".join(lines), ()
+            return _assemble(facts), ()
         used = line_cost(counter, LEDGER_HEADER)
         if used > max_tokens:
-            return "", tuple(facts)
-        rest: list[Fact] = []
-        shown_facts: list[Fact] = []
-        shown_costs: dict[tuple[str, str], int] = {}
-        shown = ""  # a file already named verbatim by a kept command or error needs no line of its own
+            return "", tuple(sorted(facts, key=_priority))
         costs = _line_costs(counter)
+        order = sorted(range(len(facts)), key=lambda i: _priority(facts[i]))
+        cost_of: list[int] = []  # the fact's own line, or its piece of a group's line or block
         for fact in facts:
-            kind = fact.kind
-            if kind == "file" and fact.value in shown:
-                continue
-            line = fact.line
-            cost = costs.get(line)  # `line_cost`, with the cache read inline: this runs for every fact
-            if cost is None:
-                cost = line_cost(counter, line)
+            piece = _piece(fact)
+            cost = costs.get(piece)  # `_piece_cost`, with the cache read inline: this runs for every fact
+            cost_of.append(cost if cost is not None else _piece_cost(counter, piece))
+        taken = [False] * len(facts)
+        named = [False] * len(facts)  # a file named inside another fact taken
+        files = [fact.kind == "file" for fact in facts]
+        shown = _Names({fact.value for fact, file in zip(facts, files, strict=True) if file})
+        layout = _Layout(counter)
+
+        def take(i: int) -> None:
+            nonlocal used
+            fact = facts[i]
+            if files[i] and shown.count(fact.value, 1):
+                named[i] = True
+                return
+            cost = cost_of[i] + layout.head_cost(fact)
             if used + cost > max_tokens:
-                rest.append(fact)
-                continue  # a shorter, older fact may still fit
-            lines.append(line)
-            shown_facts.append(fact)
-            shown_costs.setdefault(fact.key, cost)
+                return
+            layout.add(fact)
+            taken[i] = True
             used += cost
-            if kind != "file":
-                shown += "\n" + fact.value
-        if len(lines) == 1:
+            shown.add(fact.value)
+
+        for i in order:
+            take(i)
+        # Files taken early may be named by facts taken after them: they go, and the room refills once.
+        dropped = [i for i in order if taken[i] and files[i] and shown.count(facts[i].value, 2)]
+        if dropped:
+            for i in dropped:
+                taken[i] = False
+                named[i] = True
+            shown = shown.of([facts[i].value for i in order if taken[i]])
+            layout = _Layout(counter)
+            used = line_cost(counter, LEDGER_HEADER)
+            for i in order:
+                if taken[i]:
+                    used += cost_of[i] + layout.head_cost(facts[i])
+                    layout.add(facts[i])
+            for i in order:
+                if not taken[i] and not named[i]:
+                    take(i)
+        # The estimate lays lines out in the order facts were taken, the text in `ordered` order, and a counter
+        # need not be additive: take the last-taken facts back until the text itself fits (rarely any).
+        taken_order = [i for i in order if taken[i]]
+        trimmed = False
+        while True:
+            text = _assemble([facts[i] for i in range(len(facts)) if taken[i]])
+            if not taken_order or sum(line_cost(counter, line) for line in text.split("\n")) <= max_tokens:
+                break
+            taken[taken_order.pop()] = False
+            trimmed = True
+        if trimmed:  # a path named only by a fact taken back is left out, not lost
+            shown = shown.of([facts[i].value for i in order if taken[i]])
+            for i in order:
+                if named[i] and not shown.count(facts[i].value, 1):
+                    named[i] = False
+        rest = [facts[i] for i in order if not taken[i] and not named[i]]
+        if not taken_order:
             return "", tuple(rest)
-        text = "\n".join(lines)
-        # The cost of each distinct fact shown is what `ledger_size` needs when this summary is compacted again.
-        # Facts of distinct keys (one cost each: the usual, deduplicated ledger) are what `_dedupe` would return.
-        distinct = tuple(shown_facts) if len(shown_costs) == len(shown_facts) else _dedupe(shown_facts)
+        # The facts shown, as the text reads back, with the cost of each one's own line (what `ledger_size` needs
+        # when this summary is compacted again; grouped, the text costs less, so that is an upper bound).
+        shown_facts = _read_order([facts[i] for i in range(len(facts)) if taken[i]])
+        shown_costs: dict[tuple[str, str], int] = {}
+        for fact in shown_facts:
+            if fact.key not in shown_costs:
+                shown_costs[fact.key] = line_cost(counter, fact.line)
+        distinct = _dedupe(shown_facts)
         _remember_rendered(text, distinct, (counter.key, (sum(shown_costs.values()), shown_costs)))
         return text, tuple(rest)
+
+
+def _piece(fact: Fact) -> str:
+    """What a fact adds to the text: its own line, its value on a packed line (`` value``) or in a block."""
+    group = fact.group
+    if group is None:
+        return fact.line
+    if group in _GROUP_HEADS:
+        return " " + fact.value
+    return _BLOCK_INDENT + fact.value
+
+
+def _piece_cost(counter: TokenCounter, piece: str) -> int:
+    """Tokens of a `_piece` (a line or a block's line: plus its newline; a packed value: its space), cached."""
+    costs = _line_costs(counter)
+    cost = costs.get(piece)
+    if cost is None:
+        if len(costs) >= LINE_COST_CACHE_SIZE:
+            costs.clear()
+        cost = costs[piece] = counter.count_text(piece) + (0 if piece[:1] == " " and piece[1:2] != " " else 1)
+    return cost
+
+
+class _Layout:
+    """Which heads the grouped facts taken so far need: one per block, one per packed line (`PACK_CHARS` wide)."""
+
+    def __init__(self, counter: TokenCounter) -> None:
+        self.counter = counter
+        self.widths: dict[str, int] = {}
+
+    def head_cost(self, fact: Fact) -> int:
+        """Tokens of the head ``fact`` opens (0 when it joins an open line or block)."""
+        group = fact.group
+        if group is None:
+            return 0
+        width = self.widths.get(group)
+        if group in _GROUP_HEADS:
+            if width is not None and width + 1 + len(fact.value) <= PACK_CHARS:
+                return 0
+            return line_cost(self.counter, _GROUP_HEADS[group])
+        return 0 if width is not None else line_cost(self.counter, group)
+
+    def add(self, fact: Fact) -> None:
+        group = fact.group
+        if group is None:
+            return
+        width = self.widths.get(group)
+        if group not in _GROUP_HEADS:
+            self.widths[group] = 0
+        elif width is not None and width + 1 + len(fact.value) <= PACK_CHARS:
+            self.widths[group] = width + 1 + len(fact.value)
+        else:
+            self.widths[group] = len(fact.value)
+
+
+def _grouped(facts: Iterable[Fact]) -> tuple[list[Fact], list[tuple[str, list[Fact]]]]:
+    """The facts with a line of their own (in order), then the blocks (by first fact) and the packed lines."""
+    alone: list[Fact] = []
+    blocks: dict[str, list[Fact]] = {}
+    lines: dict[str, list[list[Fact]]] = {group: [] for group in _GROUP_ORDER}
+    widths = dict.fromkeys(_GROUP_ORDER, PACK_CHARS)
+    for fact in facts:
+        group = fact.group
+        if group is None:
+            alone.append(fact)
+        elif group not in _GROUP_HEADS:
+            blocks.setdefault(group, []).append(fact)
+        else:
+            width = widths[group] + 1 + len(fact.value)
+            if width > PACK_CHARS:
+                lines[group].append([fact])
+                width = len(fact.value)
+            else:
+                lines[group][-1].append(fact)
+            widths[group] = width
+    out = list(blocks.items())
+    out += [(group, line) for group in _GROUP_ORDER for line in lines[group]]
+    return alone, out
+
+
+def _assemble(facts: Sequence[Fact]) -> str:
+    """The ledger text of ``facts`` (in `ordered` order): the header, lines of their own, blocks, packed lines."""
+    alone, groups = _grouped(facts)
+    out = [LEDGER_HEADER, *(fact.line for fact in alone)]
+    for group, members in groups:
+        if len(members) == 1:
+            out.append(members[0].line)
+        elif group in _GROUP_HEADS:
+            out.append(_GROUP_HEADS[group] + "".join(" " + fact.value for fact in members))
+        else:
+            out.append(group)
+            out.extend(_BLOCK_INDENT + fact.value for fact in members)
+    return "\n".join(out)
+
+
+def _read_order(facts: Sequence[Fact]) -> list[Fact]:
+    """``facts`` in the order the text `_assemble` writes for them reads back, as they read back."""
+    alone, groups = _grouped(facts)
+    out = [fact.carried for fact in alone]
+    for _, members in groups:
+        out.extend([fact.carried for fact in members])
+    return out
+
+
+def _priority(fact: Fact) -> int:
+    return fact.priority
+
+
+def _path_char(char: str) -> bool:
+    return char.isalnum() or char in "_.@+-"
+
+
+_PATH_RUN = re.compile(r"[\w.@+\-/]+")
+"""Runs of path characters and slashes: a path named inside a value is a slash-aligned piece of one (`_Names`)."""
+
+
+class _Names:
+    """How often each of some paths (``wanted``) is named, as a whole path, inside the values added so far.
+
+    A path (path characters and slashes only) is named at a boundary where it is a piece of a run of such
+    characters that starts at the run's start or after a slash and ends at the run's end or before a slash
+    (`_named`). The index counts the pieces that end where the run ends (the run itself, ``src/a.py`` in
+    ``/repo/src/a.py``: a path inside a command or a longer path): a few per value, so a lookup is a dictionary
+    read instead of a scan of everything shown. A path named only as a directory (``src`` in ``src/a.py``) is not
+    counted, so it keeps a line of its own: the index can miss a name, never invent one. A wanted value with other
+    characters (never extracted; a ledger built by hand) is looked for in the joined text.
+    """
+
+    def __init__(self, wanted: set[str]) -> None:
+        self.plain = {value for value in wanted if _PATH_RUN.fullmatch(value) is not None}
+        self.counts: dict[str, int] = {}
+        self.values: list[str] = []
+
+    def of(self, values: Iterable[str]) -> _Names:
+        """A fresh index, for the same paths, of ``values``."""
+        names = _Names.__new__(_Names)
+        names.plain, names.counts, names.values = self.plain, {}, []
+        for value in values:
+            names.add(value)
+        return names
+
+    def add(self, value: str) -> None:
+        self.values.append(value)
+        if "/" not in value and value not in self.plain:
+            return  # no wanted path with a slash fits in it (one without is only matched whole)
+        plain, counts = self.plain, self.counts
+        for run in _PATH_RUN.findall(value):
+            if run in plain:
+                counts[run] = counts.get(run, 0) + 1
+            at = run.find("/")
+            while at >= 0:
+                tail = run[at + 1 :]
+                if tail in plain:
+                    counts[tail] = counts.get(tail, 0) + 1
+                at = run.find("/", at + 1)
+
+    def count(self, value: str, times: int) -> bool:
+        """Whether ``value`` is named at least ``times`` times (a plain path: as the end of a run)."""
+        if value in self.plain:
+            return self.counts.get(value, 0) >= times
+        return _named("".join("\n" + v for v in self.values), value, times)
+
+
+def _named(text: str, value: str, times: int) -> bool:
+    """Whether ``value`` occurs ``times`` times in ``text`` as a whole path (not inside a longer name).
+
+    An occurrence counts when the characters around it are not path characters (a ``/`` is not one: ``src/a.py``
+    is named by ``/repo/src/a.py``, ``/a.py`` is not named by ``/x/a.pyc`` or ``/x/a.py``'s sibling ``/xa.py``).
+    """
+    if not value:
+        return False
+    found = 0
+    start = text.find(value)
+    size = len(value)
+    while start >= 0:
+        end = start + size
+        if (start == 0 or not _path_char(text[start - 1])) and (end == len(text) or not _path_char(text[end])):
+            found += 1
+            if found >= times:
+                return True
+        start = text.find(value, start + 1)
+    return False
 
 
 _Costs: TypeAlias = tuple[int, dict[tuple[str, str], int]]
@@ -361,7 +695,20 @@ def _summary_costs(entry: _Scan, counter: TokenCounter) -> _Costs:
     return cached
 
 
+_ORIGIN_RANK: dict[str, int] = {"edited": 0, "named": 1, "output": 2}
+
+
+def _joined(kept: Fact, other: Fact) -> Fact:
+    """``kept`` (the newer copy of one fact) with the status ``other`` knows and the stronger of their origins."""
+    exit_ = kept.exit if kept.exit is not None else other.exit
+    origin = kept.origin if _ORIGIN_RANK[kept.origin] <= _ORIGIN_RANK[other.origin] else other.origin
+    if exit_ is kept.exit and origin == kept.origin:
+        return kept
+    return Fact(kept.kind, kept.value, exit_, origin)
+
+
 def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
+    """One fact per key, where it first occurs (the newest), with a known status and the strongest origin."""
     seen: dict[tuple[str, str], int] = {}
     out: list[Fact] = []
     for fact in facts:
@@ -369,8 +716,12 @@ def _dedupe(facts: Iterable[Fact]) -> tuple[Fact, ...]:
         if index is None:
             seen[fact.key] = len(out)
             out.append(fact)
-        elif out[index].exit is None and fact.exit is not None:
-            out[index] = Fact(fact.kind, fact.value, fact.exit)  # the newer copy had no status: keep the known one
+        else:
+            kept = out[index]
+            if (kept.exit is None and fact.exit is not None) or (
+                kept.origin != fact.origin and _ORIGIN_RANK[fact.origin] < _ORIGIN_RANK[kept.origin]
+            ):
+                out[index] = _joined(kept, fact)
     return tuple(out)
 
 
@@ -595,11 +946,14 @@ def _rules(text: str) -> list[str]:
     return out
 
 
+_COMMAND_KEYS = ("command", "cmd", "script")
+
+
 def _command(args: Any) -> str | None:
     """The command a tool call ran, from its parsed arguments (``None``: not a command tool, or an editor)."""
     if not isinstance(args, dict):
         return None
-    for key in ("command", "cmd", "script"):
+    for key in _COMMAND_KEYS:
         value = args.get(key)
         if isinstance(value, str) and value.strip():
             first = value.strip().split("\n", 1)[0].strip()
@@ -668,9 +1022,9 @@ def _filled(entry: _Scan, exits: dict[str, int]) -> Sequence[Fact]:
     return facts
 
 
-def _add(facts: list[Fact], kind: FactKind, values: Iterable[str]) -> None:
+def _add(facts: list[Fact], kind: FactKind, values: Iterable[str], origin: Origin = "named") -> None:
     for value in values:  # a loop: no generator is built for each (often empty) list of values
-        facts.append(Fact(kind, value))
+        facts.append(Fact(kind, value, origin=origin))
 
 
 def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
@@ -695,28 +1049,77 @@ def _scan_message(message: Message) -> tuple[list[Fact], dict[int, str]]:
                 if command is not None:
                     calls[len(facts)] = block.id
                     facts.append(Fact("cmd", command))
+                writes = _writes(block.name, parsed)
                 for key, value in _strings(parsed):
                     value = _scanned(value)
-                    _add(facts, "file", _paths(value))
+                    paths = _paths(value)
+                    if paths:
+                        edited = _edited(key, value, writes)
+                        for path in paths:
+                            facts.append(Fact("file", path, origin="edited" if path in edited else "named"))
                     if _ID_KEY.search(key) and 0 < len(value) <= 80 and "\n" not in value:
                         facts.append(Fact("id", _single_line(f"{key}={value}")))
                     else:
                         _add(facts, "id", _ids(value, hashes=True))
             case ToolResultBlock():
                 text = _scanned(block.text)
-                _add(facts, "file", _paths(text))
+                _add(facts, "file", _paths(text), "output")
                 ids = _literal_ids(text, hashes=False)
                 # Job ids and error lines are found by common words (run, process, error, ...), which a long
                 # output holds thousands of times: they are read in its head and tail only (see RESULT_WORDS_CHARS).
                 text = _scanned(text, RESULT_WORDS_CHARS, RESULT_WORDS_HEAD_CHARS)
                 lowered = text.lower()
-                _add(facts, "id", ids + _job_ids(text, lowered))
+                _add(facts, "id", ids, "output")
+                _add(facts, "id", _job_ids(text, lowered))  # a job, process or session: still running, maybe
                 _add(facts, "error", _errors(text, lowered))
             case HintBlock() | ThinkingBlock() | RedactedThinkingBlock() | DataBlock():
                 pass
             case _:
                 assert_never(block)
     return facts, calls
+
+
+_WRITE_SUBCOMMANDS = frozenset({"create", "str_replace", "insert", "write", "edit", "undo_edit"})
+_WRITE_TOOL = re.compile(r"write|edit|create|patch|replace|insert|append|save|delete|remove|rename|move", re.I)
+_READ_TOOL = re.compile(r"read|view|get|list|search|find|grep|glob|cat|show|open", re.I)
+_PATH_KEYS = frozenset({"path", "file_path", "filepath", "filename", "file", "target_file", "notebook_path", "dest"})
+_REDIRECT = re.compile(r"(?<![<>&\d])>>?\|?\s*([^\s;&|<>()\"'`]+)")
+_TEE = re.compile(r"\btee\s+(?:-a\s+)?([^\s;&|<>()\"'`]+)")
+_IN_PLACE = re.compile(r"\b(?:sed|perl)\b[^\n;&|]*?\s-[a-zA-Z]*i")
+_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
+
+
+def _writes(name: str, args: Any) -> bool:
+    """Whether a tool call writes the file its path argument names (an editor's create/replace, a write tool)."""
+    if isinstance(args, dict):
+        sub = args.get("command")
+        if isinstance(sub, str) and sub.strip() in _EDITOR_SUBCOMMANDS:
+            return sub.strip() in _WRITE_SUBCOMMANDS
+    return _WRITE_TOOL.search(name) is not None and _READ_TOOL.search(name) is None
+
+
+def _edited(key: str, value: str, writes: bool) -> set[str]:
+    """The paths of one argument string that the call writes.
+
+    A write tool's path argument (``path``, ``file_path``, ...); in a shell command, the target of a ``>``/``>>``
+    redirect or of ``tee``, and the paths of a ``sed -i``/``perl -i`` step (``/dev/...`` is never an edit).
+    """
+    if writes and key.lower() in _PATH_KEYS:
+        return set(_paths(value))
+    if key not in _COMMAND_KEYS:
+        return set()
+    out: set[str] = set()
+    if ">" in value:
+        for match in _REDIRECT.finditer(value):
+            out.update(_paths(match.group(1)))
+    if "tee" in value:
+        for match in _TEE.finditer(value):
+            out.update(_paths(match.group(1)))
+    if " -" in value and ("sed" in value or "perl" in value):
+        for segment in _SEGMENT.split(value):
+            if _IN_PLACE.search(segment) is not None:
+                out.update(_paths(segment))
+    return {path for path in out if not path.startswith("/dev/")}
 
 
 def _result_exits(message: Message) -> tuple[tuple[str, int], ...]:
@@ -786,8 +1189,10 @@ def _merge_carried(newer: tuple[Fact, ...], carried: _Scan) -> tuple[Fact, ...]:
         old = by_key.get(fact.key)
         if old is not None:
             repeated = True
-            if fact.exit is None and old.exit is not None:
-                out[index] = Fact(fact.kind, fact.value, old.exit)
+            if (fact.exit is None and old.exit is not None) or (
+                fact.origin != old.origin and _ORIGIN_RANK[old.origin] < _ORIGIN_RANK[fact.origin]
+            ):
+                out[index] = _joined(fact, old)
     if not repeated:  # no carried fact is left out: copied whole
         return (*out, *carried.facts)
     keys = {fact.key for fact in newer}
@@ -808,6 +1213,12 @@ def _remember_rendered(text: str, facts: tuple[Fact, ...], costs: tuple[str, _Co
         _RENDERED.popitem(last=False)
 
 
+def without_ledger(text: str) -> str:
+    """A summary's text without its facts ledger: what a digest of that summary quotes (the next ledger merges it)."""
+    start = text.find(LEDGER_HEADER)
+    return text if start < 0 else text[:start].rstrip()
+
+
 def parse_ledger(text: str) -> Ledger:
     """Read a rendered ledger back out of a summary text (no ledger: an empty one).
 
@@ -819,7 +1230,7 @@ def parse_ledger(text: str) -> Ledger:
 
 def _read_ledger(text: str) -> tuple[tuple[Fact, ...], tuple[str, _Costs] | None]:
     """The facts of the ledger in ``text``, and (counter key, costs) when this process rendered it."""
-    start = text.find(LEDGER_HEADER)
+    start = text.rfind(LEDGER_HEADER)  # the summary's own ledger ends it (an older one may be quoted before)
     if start < 0:
         return (), None
     remembered = _RENDERED.get(text[start:])
@@ -830,7 +1241,13 @@ def _read_ledger(text: str) -> tuple[tuple[Fact, ...], tuple[str, _Costs] | None
 
 def _parse_ledger_lines(text: str, start: int) -> Ledger:
     facts: list[Fact] = []
+    in_block = False  # under the head of a command block, whose exit status is `block`
+    block: int | None = None
     for line in text[start + len(LEDGER_HEADER) :].splitlines():
+        if in_block and line.startswith(_BLOCK_INDENT) and line[len(_BLOCK_INDENT) :].strip():
+            facts.append(Fact("cmd", line[len(_BLOCK_INDENT) :], block))
+            continue
+        in_block = False
         if not line.strip():
             if facts:
                 break
@@ -838,9 +1255,23 @@ def _parse_ledger_lines(text: str, start: int) -> Ledger:
         match = _LINE.match(line)
         if match is None:
             break
-        kind: FactKind = match.group(1)  # type: ignore[assignment]
+        kind = match.group(1)
+        value = match.group(3)
         exit_ = int(match.group(2)) if match.group(2) is not None else None
-        facts.append(Fact(kind, match.group(3), exit_))
+        if value is None:  # a head: only a command block has one
+            if kind != "cmd":
+                break
+            in_block, block = True, exit_
+        elif kind == "edited" or kind == "files":
+            origin: Origin = "edited" if kind == "edited" else "named"
+            facts.extend([Fact("file", piece, origin=origin) for piece in value.split()])
+        elif kind == "seen":
+            # A path holds a slash and never "://"; an identifier of tool output is a URL, #N or a commit hash.
+            for piece in value.split():
+                seen_kind: FactKind = "file" if "/" in piece and "://" not in piece else "id"
+                facts.append(Fact(seen_kind, piece, origin="output"))
+        else:
+            facts.append(Fact(kind, value, exit_))  # type: ignore[arg-type]
     return Ledger(_dedupe(facts))
 
 
