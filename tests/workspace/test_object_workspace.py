@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 
 import servers
 from contextfold._errors import ConfigError, PathRefusedError, WorkspaceError
-from contextfold._messages import DataBlock, Message, TextBlock
+from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
+from contextfold._tokens._counting import BytesCounter
+from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._naming import payload_for_context, payload_for_media, payload_for_tool_result
 from contextfold._workspace._object import ObjectRoot, ObjectWorkspace, is_object_url
 from contextfold._workspace._offload import Offloader
 from contextfold._workspace._readback import bind_readback_tools
+from contextfold._workspace._split import offload_oversized_result
+
+pytestmark = pytest.mark.servers  # the s3 cases reach moto through getfixturevalue: never skipped in CI
 
 OWNER = "0123456789abcdef0123456789abcdef"
 OTHER = "fedcba9876543210fedcba9876543210"
@@ -62,8 +67,10 @@ async def test_tool_result_is_stored_under_the_one_naming_rule(ws: ObjectWorkspa
 
 
 async def test_two_replicas_offloading_the_same_content_write_one_object(root_url: str) -> None:
-    if root_url.startswith("memory"):
-        pytest.skip("a memory store lives in one process object: nothing to share")
+    if root_url.startswith("memory"):  # a memory store lives in its root object: two roots share nothing
+        first = await ObjectRoot(root_url).workspace(OWNER).offload_tool_result("x", call_id="c", tool_name=None)
+        assert first.path and ObjectRoot(root_url).workspace(OWNER).items() == []
+        return
     a, b = ObjectRoot(root_url).workspace(OWNER), ObjectRoot(root_url).workspace(OWNER)
     text = "the same output on both replicas\n" * 200
     refs = await asyncio.gather(*(w.offload_tool_result(text, call_id="c", tool_name=None) for w in (a, b, a, b)))
@@ -128,6 +135,20 @@ async def test_read_back_tools_work_over_an_object_store(ws: ObjectWorkspace) ->
     assert "row 100: value 700" in page and "row 102" in page and "row 103" not in page
     hits = tools.search_offloaded("value 3493")
     assert ref.path in hits and "row 499" in hits
+
+
+async def test_a_split_result_reads_the_same_as_in_a_local_workspace(ws: ObjectWorkspace, tmp_path: Path) -> None:
+    text = "\n".join(f"line {i}: " + "y" * 50 for i in range(2000))
+    block = ToolResultBlock(call_id="c1", name="bash", content=(TextBlock(text=text),))
+    local = LocalWorkspace(tmp_path / "local", "s1")
+    kept_obj, ref_obj = await offload_oversized_result(block, limit=2_000, counter=BytesCounter(), offloader=ws)
+    kept_loc, ref_loc = await offload_oversized_result(block, limit=2_000, counter=BytesCounter(), offloader=local)
+    assert kept_obj == kept_loc  # same cut, same notice: the notice names the same content-addressed path
+    assert ref_obj is not None and ref_loc is not None and ref_obj.path == ref_loc.path
+    assert ref_obj.path in "".join(b.text for b in kept_obj.content if isinstance(b, TextBlock))
+    assert ws.read_text(ref_obj.path) == text == local.read_text(ref_loc.path)  # the whole text, as a local split
+    with pytest.raises(ConfigError, match="tool_result payload"):
+        await ws.offload_tool_result_payload(payload_for_context([]), call_id="c", tool_name=None)
 
 
 def test_location_names_the_object(ws: ObjectWorkspace, root_url: str) -> None:

@@ -154,8 +154,14 @@ class ObjectWorkspace:
     # -- writing (Offloader) -------------------------------------------------------------------
 
     async def offload_tool_result(self, text: str, *, call_id: str, tool_name: str | None) -> OffloadRef:
-        """Store the cut-off part of a tool result as text."""
+        """Store a tool result's text (the split stores the whole text and points into it)."""
         payload = payload_for_tool_result(text)
+        return await self.offload_tool_result_payload(payload, call_id=call_id, tool_name=tool_name)
+
+    async def offload_tool_result_payload(self, payload: Payload, *, call_id: str, tool_name: str | None) -> OffloadRef:
+        """`offload_tool_result` for a text the split already encoded and named (no second encode and hash)."""
+        if payload.kind != "tool_result":
+            raise ConfigError(f"offload_tool_result_payload takes a tool_result payload, got {payload.kind!r}")
         return await self._offload(payload, TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name)
 
     async def offload_context(
