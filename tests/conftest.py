@@ -15,6 +15,8 @@ from hypothesis import settings
 
 import servers
 
+pytest_plugins = ["require_servers"]  # CI (CONTEXTFOLD_REQUIRE_SERVERS=1): a skipped store test fails the run
+
 settings.register_profile("contextfold", derandomize=True, print_blob=True)
 settings.load_profile("contextfold")
 
