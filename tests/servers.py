@@ -329,11 +329,11 @@ def _psql(server: Server, sql: str) -> None:
         raise RuntimeError(f"psql {sql!r} failed: {done.stderr.decode(errors='replace')[-300:]}")
 
 
-def make_bucket(s3: Server) -> str:
-    """A new bucket on the moto server; its name."""
+def make_bucket(s3: Server, name: str | None = None) -> str:
+    """A new bucket on the moto server (a fresh random name unless ``name`` is given); its name."""
     import boto3
 
-    name = f"cf-{uuid.uuid4().hex[:16]}"
+    name = name or f"cf-{uuid.uuid4().hex[:16]}"
     client = boto3.client(
         "s3",
         endpoint_url=s3.url,
