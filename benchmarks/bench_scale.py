@@ -445,7 +445,8 @@ def _pg_version() -> str:
     if pg is None:
         return "?"
     out = subprocess.run([pg, "--version"], capture_output=True, text=True, timeout=30).stdout
-    return out.strip().split()[-1] if out.strip() else "?"
+    words = out.split()  # "postgres (PostgreSQL) 15.18 (Debian 15.18-0+deb12u1)"
+    return words[2] if len(words) > 2 else "?"
 
 
 if __name__ == "__main__":
