@@ -38,7 +38,8 @@ def is_store_test(item: pytest.Item) -> bool:
 
 
 def _in_store_folder(path: Path) -> bool:
-    return STORE_FOLDER in path.parent.parts
+    """Whether ``path`` is inside ``tests/stores/`` (only that pair counts: a checkout may sit in a ``stores`` dir)."""
+    return any(d.name == STORE_FOLDER and d.parent.name == "tests" for d in path.parents)
 
 
 def _failed(reason: str) -> str:

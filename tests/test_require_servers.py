@@ -49,6 +49,7 @@ def test_passes() -> None:
 
 
 def _run(tmp_path: Path, require: str | None, files: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    tmp_path = tmp_path / "stores"  # a checkout in a folder named like the test folder: only tests/stores counts
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
