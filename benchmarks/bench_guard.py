@@ -1,9 +1,11 @@
-"""Guard benchmark: recall / false-positive rate on tune, eval and eval2 (per category, language, technique),
-throughput side by side with the rules of another revision, the learned component beside the rules, fence cost.
+"""Guard benchmark: recall / false-positive rate on tune, eval, eval2 and eval3 (per category, language, technique),
+with the learned model on (the default) and off side by side on every split and in throughput; throughput side by
+side with the rules of another revision; optionally the learned component retrained; fence cost.
 
 Run: .venv/bin/python benchmarks/bench_guard.py [--dev /work/shared/corpus/dev] [--baseline REV] [--learned]
      [--no-write]
 Writes benchmarks/results/guard.md (the learned-component section only with --learned: it trains a model, minutes).
+The default (learned on or off) is the faster and better of the two: both are measured in the same run.
 
 Throughput: each side (this tree, and ``--baseline``'s ``src`` exported with ``git archive``) runs in its own
 process, alternating, three times; a row is the best run (the machine is shared: noise only adds time). Times are
@@ -26,13 +28,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "guard"
 RESULTS = ROOT / "benchmarks" / "results" / "guard.md"
-PARTS = ("tune", "eval", "eval2")
+PARTS = ("tune", "eval", "eval2", "eval3")
 
 # The throughput child: prints one JSON object of {row name: MB/s}.
 _THROUGHPUT = r"""
-import json, sys, time
+import functools, json, sys, time
 from contextfold._guard import redact_secrets, scan_injection
 dev = sys.argv[1]
+if sys.argv[2] != "-":  # "1" / "0": the learned model on / off; "-": the revision's default (it may have none)
+    scan_injection = functools.partial(scan_injection, learned=sys.argv[2] == "1")
 results, size = [], 0
 with open(dev + "/swe_mini_gemini3pro.jsonl", encoding="utf-8") as fh:
     for line in fh:
@@ -81,23 +85,25 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} = {100 * a / b:.1f} %" if b else "–"
 
 
-def _hit(text: str) -> bool:
+def _hit(text: str, learned: bool = True) -> bool:
     from contextfold._guard import scan_injection
 
-    return any(f.blocking for f in scan_injection(text))
+    return any(f.blocking for f in scan_injection(text, learned=learned))
 
 
-def rate_table(part: str, key: str, only_round4: bool = False) -> tuple[list[str], tuple[int, int, int, int]]:
+def rate_table(
+    part: str, key: str, only_round4: bool = False, learned: bool = True
+) -> tuple[list[str], tuple[int, int, int, int]]:
     """Rows "| key | recall | false positives |" of one part grouped by ``key``, and the totals."""
     inj: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     ben: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     for r in rows(part):
-        if only_round4 and r.get("round") != "4":
+        if only_round4 and not r.get("technique"):
             continue
         value = r.get(key) or ("en" if key == "language" else "–")
         if key == "technique":
             value = value.split(":")[-1]
-        hit = int(_hit(r["text"]))
+        hit = int(_hit(r["text"], learned))
         table = inj if r["label"] == "injection" else ben
         for k in (value, "ALL"):
             table[k][0] += hit
@@ -113,10 +119,16 @@ def rate_table(part: str, key: str, only_round4: bool = False) -> tuple[list[str
     return out, (hi, ni, hb, nb)
 
 
-def throughput(dev: Path, baseline: str | None) -> tuple[dict[str, float], dict[str, float] | None, str]:
-    """MB/s per row for this tree and for ``baseline`` (None: not measured), alternating three times each."""
+ON, OFF = "this tree, learned on (default)", "this tree, learned off"
+
+
+def throughput(dev: Path, baseline: str | None) -> tuple[dict[str, dict[str, float]], str]:
+    """MB/s per side and row: this tree with the learned model on and off, and ``baseline`` (when given).
+
+    The sides alternate, three times each; a row is each side's best run.
+    """
     here = ROOT / "src"
-    sides: list[tuple[str, Path]] = [("this tree", here)]
+    sides: list[tuple[str, Path, str]] = [(ON, here, "1"), (OFF, here, "0")]
     tmp = None
     label = ""
     if baseline:
@@ -130,19 +142,23 @@ def throughput(dev: Path, baseline: str | None) -> tuple[dict[str, float], dict[
         tar.write_bytes(archive.stdout)
         with tarfile.open(tar) as tf:
             tf.extractall(tmp.name, filter="data")
-        sides.append((label, Path(tmp.name) / "src"))
-    best: dict[str, dict[str, float]] = {name: {} for name, _ in sides}
+        sides.append((label, Path(tmp.name) / "src", "-"))
+    best: dict[str, dict[str, float]] = {name: {} for name, _, _ in sides}
     for _ in range(3):
-        for name, src in sides:
+        for name, src, learned in sides:
             env = {**os.environ, "PYTHONPATH": str(src)}
             out = subprocess.run(
-                [sys.executable, "-c", _THROUGHPUT, str(dev)], check=True, capture_output=True, text=True, env=env
+                [sys.executable, "-c", _THROUGHPUT, str(dev), learned],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=env,
             ).stdout
             for row, mbs in json.loads(out).items():
                 best[name][row] = max(best[name].get(row, 0.0), mbs)
     if tmp is not None:
         tmp.cleanup()
-    return best["this tree"], (best[label] if baseline else None), label
+    return best, label
 
 
 def fence_rows() -> list[str]:
@@ -166,6 +182,37 @@ def fence_rows() -> list[str]:
     return out
 
 
+def learned_rows() -> list[str]:
+    """The table "learned on vs off" per split: recall and false positives of each."""
+    out = [
+        "| split | recall, learned on (default) | false positives, learned on | recall, learned off "
+        "| false positives, learned off |",
+        "|---|---|---|---|---|",
+    ]
+    for part in PARTS:
+        _, on = rate_table(part, "category", learned=True)
+        _, off = rate_table(part, "category", learned=False)
+        out.append(
+            f"| {part} | {pct(on[0], on[1])} | {pct(on[2], on[3])} | {pct(off[0], off[1])} | {pct(off[2], off[3])} |"
+        )
+    return out
+
+
+def throughput_rows(best: dict[str, dict[str, float]], label: str) -> list[str]:
+    """One row per input: MB/s with the learned model on, off, the baseline (when measured), and ratios."""
+    names = [ON, OFF, *([label] if label else [])]
+    head = "| input | " + " | ".join(names) + " | on / off |" + (f" on / {label} |" if label else "")
+    out = [head, "|---" * (len(names) + 2 + bool(label)) + "|"]
+    for row, on in best[ON].items():
+        cells = [f"{best[n][row]:.1f}" if best[n].get(row) else "–" for n in names]
+        ratios = [f"{on / best[OFF][row]:.2f}"]
+        if label:
+            b = best[label].get(row)
+            ratios.append(f"{on / b:.2f}" if b else "–")
+        out.append(f"| {row} | " + " | ".join(cells + ratios) + " |")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dev", type=Path, default=Path("/work/shared/corpus/dev"))
@@ -174,7 +221,7 @@ def main() -> None:
         default="merge-base",
         help="git revision whose guard runs side by side ('' for none; default: the merge base with main)",
     )
-    ap.add_argument("--learned", action="store_true", help="also train and measure the learned component")
+    ap.add_argument("--learned", action="store_true", help="also retrain and measure the learned component")
     ap.add_argument("--no-write", action="store_true")
     args = ap.parse_args()
     counts = {p: len(rows(p)) for p in PARTS}
@@ -188,54 +235,62 @@ def main() -> None:
         "A string counts as caught / as a false positive when the scan reports at least one **medium or high** "
         "finding (exactly what `sanitize_injection` rewrites); low findings are only logged.",
         "",
-        f"Corpus: tune {counts['tune']}, eval {counts['eval']}, eval2 {counts['eval2']} strings "
-        "(`tests/data/guard/`; sources and licenses per string in `source`; how each part was made and frozen: "
-        "`docs/guard.md`). Rules are written from tune only; eval (frozen in round 1) and eval2 (frozen in round 4, "
-        "before any rule of that round was written) are read only for these tables.",
+        f"Corpus: tune {counts['tune']}, eval {counts['eval']}, eval2 {counts['eval2']}, eval3 {counts['eval3']} "
+        "strings (`tests/data/guard/`; sources and licenses per string in `source`; how each part was made and "
+        "frozen: `docs/guard.md`). Rules are written and the learned model is trained from tune only; eval (frozen "
+        "in round 1), eval2 (frozen in round 4, before any rule of that round was written) and eval3 (frozen in "
+        "round 5, before any rule or training of that round) are read only for these tables.",
+        "",
+        "## Learned model on and off",
+        "",
+        "The learned model (`contextfold._guard._learned`: character 4-grams, linear, trained on tune, shipped as "
+        "a data file) runs beside the rules by default; `learned=False` (`GuardConfig(learned=False)`, "
+        "`contextfold guard --no-learned`) turns it off. Both measured in this run; throughput below.",
         "",
     ]
+    lines += [*learned_rows(), ""]
     for part in PARTS:
         table, (hi, ni, hb, nb) = rate_table(part, "category")
         lines += [
-            f"## {part}: recall {pct(hi, ni)}, false positives {pct(hb, nb)}",
+            f"## {part}: recall {pct(hi, ni)}, false positives {pct(hb, nb)} (learned on, the default)",
             "",
             "| category | recall (injections caught) | false positives (benign blocked) |",
             "|---|---|---|",
             *table,
             "",
         ]
-    for part in ("tune", "eval2"):
-        for key, title in (("language", "language"), ("technique", "technique (round 4 strings)")):
+    for part in ("tune", "eval2", "eval3"):
+        for key, title in (("language", "language"), ("technique", "technique (round 4 and 5 strings)")):
             table, _ = rate_table(part, key, only_round4=key == "technique")
             lines += [f"### {part} by {title}", "", f"| {key} | recall | false positives |", "|---|---|---|"]
             lines += [*table, ""]
     print("\n".join(lines))
-    here, base, label = throughput(args.dev, args.baseline or None)
-    tp = ["## Throughput", "", "MB/s, CPU time, best of three alternating runs per side."]
-    if base is not None:
-        tp += ["", f"| input | this tree | {label} | ratio |", "|---|---|---|---|"]
-        for row, mbs in here.items():
-            b = base.get(row)
-            tp.append(f"| {row} | {mbs:.1f} | {b:.1f} | {mbs / b:.2f} |" if b else f"| {row} | {mbs:.1f} | – | – |")
-    else:
-        tp += ["", "| input | this tree |", "|---|---|", *(f"| {r} | {m:.1f} |" for r, m in here.items())]
+    best, label = throughput(args.dev, args.baseline or None)
+    tp = [
+        "## Throughput",
+        "",
+        "MB/s, CPU time, best of three alternating runs per side (this tree with the learned model on and off, "
+        "and the baseline revision's default).",
+        "",
+        *throughput_rows(best, label),
+    ]
     lines += [*tp, ""]
     if args.learned:
         sys.path.insert(0, str(ROOT / "benchmarks"))
-        from guard_learned import measure, table
+        from guard_learned import measure
+        from guard_learned import table as learned_table
 
         lines += [
-            "## Learned component beside the rules",
+            "## Learned component retrained",
             "",
-            "`benchmarks/guard_learned.py`: hashed character 3-5-grams, logistic regression trained on tune plus "
-            "1,500 dev tool results the rows below do not use; threshold from out-of-fold scores (at most 2 % of the "
-            "benign training strings). Pure-Python inference.",
+            "`benchmarks/guard_learned.py`: what the shipped model is trained with, retrained here and measured "
+            "beside the rules.",
             "",
-            table(measure(args.dev)),
+            learned_table(measure(args.dev)),
         ]
     lines += ["## Fence cost", "", *fence_rows(), ""]
     text = "\n".join(lines)
-    print("\n".join(lines[len(lines) - len(tp) - 20 :]))
+    print("\n".join(tp))
     if not args.no_write:
         RESULTS.write_text(text, encoding="utf-8")
 

@@ -45,6 +45,100 @@ TOOLS = [
 COMPACT_PROMPT = (
     "CRITICAL: Respond with TEXT ONLY. Your task is to create a detailed summary of the conversation so far."
 )
+CODEX_THRESHOLD = 244_800
+"""Codex's default auto-compact limit for gpt-5.5 (90 % of 272k; clients.md)."""
+CODEX_COMPACT_PROMPT = "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff summary for another LLM."
+CODEX_PREAMBLE = [
+    {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "You are Codex. " * 900}]},
+    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Fix every failing module."}]},
+]
+CODEX_TOOLS = [
+    {
+        "type": "function",
+        "name": "exec_command",
+        "description": "Run a command. " * 60,
+        "parameters": {"type": "object"},
+    }
+]
+
+
+def _codex_body(items: list[Any], *, compaction: bool = False) -> dict[str, Any]:
+    return {
+        "model": "gpt-5.5",
+        "stream": True,
+        "input": items,
+        "tools": [] if compaction else CODEX_TOOLS,
+        "parallel_tool_calls": not compaction,
+        "store": False,
+        "prompt_cache_key": "bench-codex",
+    }
+
+
+async def run_codex(mode: str, turns: int) -> dict[str, Any]:
+    """A Codex-like Responses client: its local compaction request is the history plus a prompt, with no tools."""
+    with tempfile.TemporaryDirectory() as tmp:
+        config = ProxyConfig(window=WINDOW, state_dir=Path(tmp), usage=mode)  # type: ignore[arg-type]
+        engine = Engine(config, SQLiteStore(Path(tmp) / "state.sqlite3"), make_counter())
+        fmt = FORMATS["responses"]
+        headers = {"session-id": f"bench-codex-{mode}"}
+        history: list[Any] = list(CODEX_PREAMBLE)
+        rows: list[dict[str, Any]] = []
+        client_compactions: list[dict[str, Any]] = []
+        for n in range(turns):
+            raw = orjson.dumps(_codex_body(history))
+            started = time.perf_counter()
+            outcome = await engine.rewrite(fmt, orjson.loads(raw), headers, "c" * 32)
+            seconds = time.perf_counter() - started
+            forwarded = outcome.body if outcome.body is not None else raw
+            rows.append(
+                {
+                    "turn": n + 1,
+                    "body": len(raw),
+                    "forwarded": len(forwarded),
+                    "before": outcome.tokens_before,
+                    "after": outcome.tokens_after,
+                    "seconds": seconds,
+                    "compacted": outcome.compacted,
+                }
+            )
+            reported = outcome.tokens_before if mode == "virtual" else outcome.tokens_after
+            if reported >= CODEX_THRESHOLD:
+                prompt = {
+                    "type": "message",
+                    "role": "user",
+                    "content": [{"type": "input_text", "text": CODEX_COMPACT_PROMPT}],
+                }
+                body = _codex_body([*history, prompt], compaction=True)
+                started = time.perf_counter()
+                out = await engine.rewrite(fmt, body, headers, "c" * 32)
+                client_compactions.append(
+                    {
+                        "turn": n + 1,
+                        "direct": out.tokens_before,
+                        "proxied": out.tokens_after,
+                        "action": out.action,
+                        "ms": (time.perf_counter() - started) * 1000,
+                    }
+                )
+                summary = (
+                    "Another language model started to solve this problem and produced a summary: " + "done. " * 1500
+                )
+                history = [
+                    *CODEX_PREAMBLE,
+                    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]},
+                ]
+            call_id = f"call_{n:05d}"
+            history.append(
+                {
+                    "type": "function_call",
+                    "name": "exec_command",
+                    "arguments": f'{{"cmd": "make m{n}"}}',
+                    "call_id": call_id,
+                }
+            )
+            history.append({"type": "function_call_output", "call_id": call_id, "output": tool_output(n)})
+        await engine.store.aclose()
+        return {"rows": rows, "client": client_compactions}
 
 
 def tool_output(n: int) -> str:
@@ -104,8 +198,17 @@ async def run(mode: str, turns: int) -> dict[str, Any]:
                     *history[:-1],
                     {**last, "content": [*last["content"], {"type": "text", "text": COMPACT_PROMPT}]},
                 ]
+                started = time.perf_counter()
                 out = await engine.rewrite(fmt, orjson.loads(orjson.dumps(_body(request))), headers, "b" * 32)
-                client_compactions.append({"turn": n + 1, "direct": out.tokens_before, "proxied": out.tokens_after})
+                client_compactions.append(
+                    {
+                        "turn": n + 1,
+                        "direct": out.tokens_before,
+                        "proxied": out.tokens_after,
+                        "action": out.action,
+                        "ms": (time.perf_counter() - started) * 1000,
+                    }
+                )
                 summary = "This session is being continued from a previous conversation. Summary:\n" + "done. " * 1500
                 history = [{"role": "user", "content": summary}, *history[-2:]]
             history.append(
@@ -155,7 +258,7 @@ def _slope(rows: list[dict[str, Any]]) -> tuple[float, float]:
 
 def report(results: dict[str, dict[str, Any]], turns: int, command: str) -> str:
     lines = [
-        "# Proxy: real vs virtual usage",
+        "## Proxy: real vs virtual usage",
         "",
         f"Command: `{command}` (Python {platform.python_version()}, {platform.machine()}, 2 cores shared).",
         "",
@@ -163,7 +266,10 @@ def report(results: dict[str, dict[str, Any]], turns: int, command: str) -> str:
         "system "
         f"and tools about 5k tokens, its own compaction at {CLIENT_THRESHOLD:,} reported tokens) through the proxy "
         f"(window {WINDOW:,}, calibrated counter). Proxy time is the proxy's own work per request (parse, hash, "
-        "count, splice, compact, serialize), network excluded.",
+        "count, splice, compact, serialize), network excluded. The `codex` rows: a Codex-like Responses client "
+        f"(same outputs, about 3k tokens of developer prompt and tools), compacting itself at {CODEX_THRESHOLD:,} "
+        "reported tokens with its local compaction request (the history plus a prompt, `tools: []`). Codex's "
+        "remote `/v1/responses/compact` is relayed untouched (not parsed), so it costs what it costs direct.",
         "",
         "| usage | client compactions | proxy compactions | max body sent by the client | max forwarded | "
         "proxy ms p50 / p99 | proxy ms per MB of body, requests without compaction (2nd / last fifth) |",
@@ -199,16 +305,22 @@ def report(results: dict[str, dict[str, Any]], turns: int, command: str) -> str:
             continue
         direct = sum(c["direct"] for c in client)
         proxied = sum(c["proxied"] for c in client)
+        actions = sorted({c["action"] for c in client})
+        ms = sorted(c["ms"] for c in client)
         lines.append(
             f"- {mode}: {len(client)} compaction requests, {proxied:,} tokens forwarded instead of {direct:,} direct "
-            f"({proxied / direct:.2f}x): the proxy splices its replacement into them like into any request."
+            f"({proxied / direct:.2f}x); proxy action {', '.join(actions)}; proxy ms median {ms[len(ms) // 2]:.1f}, "
+            f"max {ms[-1]:.1f}."
         )
     lines += [
         "",
         "Reading: with real usage (the default) the client's body grows all session (it never compacts) and the "
         "proxy's cost grows with it, linearly (the ms per MB stays flat from the second to the last fifth of the "
         "session); with virtual usage the client compacts itself near its own threshold, so its bodies stay "
-        "bounded, at the price of its own summarization call and a history the client rewrote.",
+        "bounded, at the price of its own summarization call and a history the client rewrote. Claude Code's "
+        "compaction request has the system prompt and tools of its lineage, so the proxy splices its stored "
+        "replacement into it; Codex's local one drops the tools, which makes it a lineage of its own: it goes out "
+        "as sent when under the trigger, else it is compacted afresh (a cache write of its own either way).",
         "",
     ]
     return "\n".join(lines)
@@ -220,12 +332,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     results = {mode: asyncio.run(run(mode, args.turns)) for mode in ("real", "virtual")}
+    results.update({f"codex {mode}": asyncio.run(run_codex(mode, args.turns)) for mode in ("real", "virtual")})
     command = ".venv/bin/python benchmarks/bench_proxy_usage.py" + (
         f" --turns {args.turns}" if args.turns != 500 else ""
     )
     text = report(results, args.turns, command + (f" --out {args.out}" if args.out else ""))
     if args.out:
-        args.out.write_text(text, encoding="utf-8")
+        from bench_proxy import write_section
+
+        # Its own section of the file: bench_proxy.py writes the side-by-side sections around it.
+        write_section(args.out, text, "<!-- bench_proxy_usage.py:begin -->", "<!-- bench_proxy_usage.py:end -->")
     print(text)
 
 

@@ -31,9 +31,8 @@ kept call's decoded arguments); the same for the paths the user or the agent nam
 commands that failed (non-zero exit status); fit (tokens with the tool schemas <= the budget); pairing validity with
 `validate` for both providers (a problem the input already has is not counted against the output: the tau-bench
 transcripts reuse call ids, which Anthropic rejects); identical output in a second run, once through `Context.compact`
-without a workspace (fresh ledger caches) and once through the command's core with a fresh workspace (the file
-names it derives from the clock and random bits masked: they still change what the counter sees, so the room left
-moves by a few tokens until those names are content-addressed, issue 14 item 3); the time of the compaction.
+without a workspace (fresh ledger caches) and once through the command's core with a fresh workspace, compared
+byte for byte (the workspace's names are content-addressed); the time of the compaction.
 ``--generated N`` adds N sessions of `long_sessions.py` (long, many paths, three tool shapes) as a second corpus;
 ``--cv`` picks ``facts_share`` by 3-fold cross-validation over the corpus.
 
@@ -360,14 +359,10 @@ def _classes(msgs: list[Message], skip: set[str]) -> dict[str, set[str]]:
     return {"named": named, "failed": failed}
 
 
-_WORKSPACE_NAME = re.compile(r"\b\d{8}T\d{6,}Z-[0-9a-f]{8,}\b")
-"""A name the workspace gives a file it writes (time and random hex): the same input gets another one each run."""
-
-
-def _masked(messages: list[Message]) -> list[str]:
-    """The rendered request, workspace file names masked (issue 14 item 3 makes them content-addressed)."""
+def _rendered(messages: list[Message]) -> list[str]:
+    """The rendered request, byte for byte (workspace names are content-addressed: no masking)."""
     rendered = render(messages, "openai", ())["messages"]
-    return [_WORKSPACE_NAME.sub("<name>", json.dumps(x, sort_keys=True, ensure_ascii=False)) for x in rendered]
+    return [json.dumps(x, sort_keys=True, ensure_ascii=False) for x in rendered]
 
 
 def _problems(messages: list[Message], provider: str) -> set[tuple[str, str | None]]:
@@ -415,7 +410,7 @@ async def one_shot(conv: dict[str, Any], window: int, facts_share: float | None 
     skip = enum_tools(conv.get("tools") or [])
     out, tokens, seconds, compacted = await _compact_once(conv, window, facts_share)
     again, _, _, _ = await _compact_once(conv, window, facts_share)
-    same = _masked(out) == _masked(again)
+    same = _rendered(out) == _rendered(again)
     plain = [await _compact_plain(conv, window) for _ in range(2)]
     kept_ids = {id(m) for m in out}
     every: set[tuple[str, str]] = set()

@@ -25,13 +25,19 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
     ("workspace-hardening", "Workspace hardening", "#14", "split failures, superseded files, hung searches"),
     ("compaction-perf", "Compaction engine", "#4", "`Context` replay, agentscope harness, trim_messages, invariants"),
     ("hints", "Runtime hints", "#5", "per-call cost of hint decisions and prompt layers"),
-    ("guard", "Guard", "#6, #14", "recall, false positives (tune, eval, eval2), throughput side by side, learned"),
+    ("guard", "Guard", "#6, #14", "recall, false positives (4 splits, learned on and off), throughput"),
     ("models", "Model adapters", "#7", "per-call overhead over the bare official SDKs"),
     ("demo", "Demo", "#7", "per-turn overhead of the context layer, tokens sent vs a naive loop"),
     ("compaction-quality", "Compaction quality", "#8", "retention, prompt cache, tier use, peers side by side"),
     ("recompaction", "Compacting a compacted transcript", "#13", "a summary read back from a file is still a summary"),
     ("import", "Import time", "#13", "`import contextfold` in a fresh process against its dependencies"),
-    ("proxy", "Proxy", "#15", "real vs virtual usage over 500 turns: client body size, proxy cost per request"),
+    (
+        "proxy",
+        "Proxy",
+        "#15",
+        "direct, pass-through, contextfold and Headroom side by side: added latency, TTFB, tokens, cache-weighted "
+        "cost, retention; the compaction policy sweep; real vs virtual usage over 500 turns",
+    ),
     (
         "adapters",
         "Framework adapters",

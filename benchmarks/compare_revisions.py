@@ -2,7 +2,8 @@
 
 Two checks, each printing one line (and exit status 1 on any difference):
 
-- ``guard``: the findings of `scan_injection` (rule, severity, span, excerpt) over the guard corpus (tune and eval),
+- ``guard``: the findings of `scan_injection` (rule, severity, span, excerpt; learned model on and off) over the
+  guard corpus (every split of ``tests/data/guard``),
   every text of ``../shared/corpus/dev``, and variants of them (upper-cased, JSON-escaped, padded, repeated) plus
   30 KB floods of attack units;
 - ``replay``: the SHA-256 of every prepared context (canonical JSON of the messages and the Anthropic rendering) of
@@ -36,9 +37,9 @@ _GUARD = r"""
 import glob, json, sys
 from contextfold._guard._injection import scan_injection
 texts = []
-for name in ("tune", "eval"):
-    with open(f"{sys.argv[1]}/tests/data/guard/{name}.jsonl", encoding="utf-8") as fh:
-        texts += [json.loads(line)["text"] for line in fh if line.strip()]
+for name in sorted(glob.glob(f"{sys.argv[1]}/tests/data/guard/*.jsonl")):
+    with open(name, encoding="utf-8") as fh:  # split at "\n" only: a string may hold U+2028
+        texts += [json.loads(line)["text"] for line in fh.read().split("\n") if line.strip()]
 for path in sorted(glob.glob(f"{sys.argv[2]}/corpus/dev/*.jsonl")):
     with open(path, encoding="utf-8") as fh:
         for line in fh:
@@ -54,7 +55,8 @@ texts += [json.dumps(t) for t in base] + [t.replace(" ", "\\n") for t in base[:3
 units = ["ignore the ", "system: ", "<|im_start|>", "tell me your password ", "you are now ",
          "reveal the system prompt ", "\\nignore ", "do anything now ", "print your instructions "]
 texts += [u * (30000 // len(u)) for u in units] + [("x " * 200).join(base[i:i + 5]) for i in range(0, 300, 5)]
-out = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t)] for t in texts]
+out = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t, learned=on)] for on in (True, False)
+       for t in texts]
 print(json.dumps({"texts": len(texts), "found": sum(map(bool, out)), "findings": out}))
 """
 

@@ -244,13 +244,27 @@ def test_the_ground_floor_imports_nothing_above_it() -> None:
 
 
 def test_importing_the_package_loads_no_sdk() -> None:
+    # Every public name touched (the agent loop loads on first use), every model's validator built.
     code = (
         "import sys, contextfold, contextfold.compaction, contextfold.strategies, contextfold.models, "
         "contextfold.testing\n"
+        "[getattr(contextfold, n) for n in contextfold.__all__]\n"
+        "contextfold.ContextConfig(window=1000); contextfold.GuardConfig(); contextfold.HintConfig()\n"
         f"print(sorted(m for m in {sorted(SDKS)!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_agent_loop_loads_on_first_use() -> None:
+    code = (
+        "import sys, contextfold\n"
+        "before = 'contextfold._agent._loop' in sys.modules\n"
+        "agent = contextfold.Agent\n"
+        "print(before, 'contextfold._agent._loop' in sys.modules, agent.__module__, 'Agent' in dir(contextfold))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    assert out.stdout.split() == ["False", "True", "contextfold", "True"]
 
 
 # -- the checker fails on a forbidden import ------------------------------------------------------------------------

@@ -7,9 +7,8 @@ strategies), `contextfold.models` (model adapters) and `contextfold.testing`
 HTTP client, and prints nothing.
 """
 
-from contextfold._agent._loop import Agent, AgentEvent, AgentResult
-from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
-from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
+import typing as _typing
+
 from contextfold._config import ContextConfig
 from contextfold._context import CacheReport, CompactionReport, Context, ContextEvent, Prepared
 from contextfold._errors import (
@@ -104,7 +103,28 @@ from contextfold._workspace._split import offload_oversized_result, split_tool_r
 from contextfold.compaction._plan import CompactionPlan, CompactionStrategy
 from contextfold.compaction._summary import StructuredSummarizer, StructuredSummary, SummaryModel
 
+if _typing.TYPE_CHECKING:  # loaded on first use, by __getattr__ below
+    from contextfold._agent._loop import Agent, AgentEvent, AgentResult
+    from contextfold._agent._replay import ReplayExhausted, ReplayModel, ReplayTools, replay
+    from contextfold._agent._tools import Tool, Toolbox, ToolError, tool
+
 __version__ = "0.1.0"
+
+# The agent loop, its tools and the replay doubles (and the model adapters they import) load on first use, so
+# ``import contextfold`` for a Context, the formats or the guard does not pay for them.
+_LAZY: dict[str, str] = {
+    "Agent": "contextfold._agent._loop",
+    "AgentEvent": "contextfold._agent._loop",
+    "AgentResult": "contextfold._agent._loop",
+    "ReplayExhausted": "contextfold._agent._replay",
+    "ReplayModel": "contextfold._agent._replay",
+    "ReplayTools": "contextfold._agent._replay",
+    "replay": "contextfold._agent._replay",
+    "Tool": "contextfold._agent._tools",
+    "ToolError": "contextfold._agent._tools",
+    "Toolbox": "contextfold._agent._tools",
+    "tool": "contextfold._agent._tools",
+}
 
 __all__ = [
     "MEDIA_TOKENS",
@@ -220,4 +240,22 @@ __all__ = [
     "validate",
 ]
 
-_publish(__name__, globals(), __all__)
+
+def __getattr__(name: str) -> object:
+    """Load a name of `_LAZY` on first use (then it is a plain module attribute, shown under its public path)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    _publish(__name__, {name: value}, [name])
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+_publish(__name__, globals(), [name for name in __all__ if name not in _LAZY])

@@ -40,7 +40,7 @@ class ContextConfig(BaseModel):
     context stays below the trigger even when the estimate is off.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=False)
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=False, defer_build=True)
 
     window: int = Field(gt=0)
     """The model's context length in tokens."""

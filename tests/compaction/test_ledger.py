@@ -709,3 +709,18 @@ def test_name_index_never_invents_a_name_and_finds_the_ends_of_paths(values: lis
     if m._PATH_RUN.fullmatch(wanted) and "/" in wanted:  # a path: named exactly where it ends a run of one
         assert names.count(wanted, 1) == (ends >= 1)
     assert names.of(values).counts == names.counts
+
+
+def test_a_rendered_ledger_followed_by_a_note_reads_back_from_the_cache() -> None:
+    from contextfold.compaction._ledger import _read_ledger, extract_facts, parse_ledger
+
+    counter = BytesCounter()
+    ledger = extract_facts(
+        [Message(role="user", content=(TextBlock(text="fix /repo/src/app/main.py and /repo/tests/test_main.py"),))]
+    )
+    text, _ = ledger.render_with_rest(counter, 500)
+    note = "\n\nThe original messages are archived: read them with read_offloaded(path='x')."
+    facts, known = _read_ledger("Summary.\n\n" + text + note)
+    assert facts == parse_ledger(text).facts == _read_ledger("Summary.\n\n" + text)[0]
+    assert known is not None  # the costs of the rendered ledger came back with it: nothing was parsed
+    assert _read_ledger("Summary.\n\n" + text.replace("main.py", "other.py") + note)[1] is None

@@ -46,6 +46,7 @@ def make_handler(anthropic: str, openai: str) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         timeout = 600
+        disable_nagle_algorithm = True  # headers and chunks go out in separate writes: avoid 40 ms delayed-ACK stalls
 
         def log_message(self, *args: Any) -> None:
             pass

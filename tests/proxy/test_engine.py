@@ -343,3 +343,49 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
     assert outcome.compacted and outcome.tokens_after <= 32_000
     forwarded = orjson.loads(outcome.body or b"")["messages"]
     assert forwarded[-2:] == msgs[-2:]
+
+
+def _session_sizes(engine: Engine, turns: int = 40) -> tuple[int, list[int]]:
+    """Compactions and forwarded tokens over a plain growing session (one 300-word user turn per step)."""
+
+    async def run() -> tuple[int, list[int]]:
+        history: list[Any] = []
+        compactions = 0
+        after: list[int] = []
+        for n in range(turns):
+            history.append({"role": "user", "content": f"u{n} " + "word " * 300})
+            outcome = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+            compactions += outcome.compacted
+            if outcome.compacted:
+                after.append(outcome.tokens_after)
+            history.append({"role": "assistant", "content": f"a{n} " + "ok " * 50})
+        return compactions, after
+
+    return asyncio.run(run())
+
+
+def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) -> None:
+    from contextfold.proxy._engine import CompactionPolicy
+
+    deep = _engine(tmp_path / "deep", window=8000)
+    shallow = _engine(tmp_path / "shallow", window=8000)
+    shallow.policy = CompactionPolicy(target_ratio=0.83, summary_ratio=0.4, reserve_ratio=0.1, min_recent_messages=6)
+    n_deep, deep_after = _session_sizes(deep, 80)
+    n_shallow, shallow_after = _session_sizes(shallow, 80)
+    assert n_deep >= 2 and n_shallow >= 2
+    assert n_deep < n_shallow
+    assert max(deep_after) < min(shallow_after)
+    trigger = int(8000 * 0.8)
+    assert all(t <= trigger for t in deep_after + shallow_after)
+
+
+def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> None:
+    from contextfold.proxy._engine import CompactionPolicy
+
+    engine = _engine(tmp_path, window=8000)
+    policy = CompactionPolicy()
+    _, after = _session_sizes(engine)
+    assert after
+    room = int(8000 * 0.8)  # no tools: the whole trigger is room
+    # the plan (summary plus the newest messages kept verbatim) aims at target_ratio of the room
+    assert all(t <= room * policy.target_ratio * 1.1 for t in after), after

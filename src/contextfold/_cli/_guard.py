@@ -26,6 +26,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("file", metavar="FILE", help="text file to scan, or - for stdin")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--sanitize", action="store_true", help="print the redacted and defanged text instead")
+    parser.add_argument(
+        "--no-learned", action="store_true", help="rules only: leave out the learned model (docs/guard.md)"
+    )
     add_input_limit_argument(parser)
     parser.set_defaults(handler=_run)
 
@@ -44,10 +47,11 @@ def _run(ctx: Any) -> int:
     from contextfold._guard import sanitize_tool_output, scan_injection
 
     source, text = _read(ctx)
-    findings = scan_injection(text)
+    learned = not ctx.args.no_learned
+    findings = scan_injection(text, learned=learned)
     found = any(f.blocking for f in findings)
     if ctx.args.sanitize:
-        result = sanitize_tool_output(text, "full")
+        result = sanitize_tool_output(text, "full", learned=learned)
         if ctx.args.json:
             json.dump({"source": source, "text": result.text, "report": result.report()}, ctx.stdout)
             ctx.stdout.write("\n")

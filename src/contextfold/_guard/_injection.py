@@ -22,16 +22,16 @@ from contextfold._guard._lazy import Once
 __all__ = ["CATEGORIES", "Category", "Finding", "Severity", "scan_injection"]
 
 
-def _load() -> Callable[[str], list[Finding]]:
+def _load() -> Callable[[str, bool], list[Finding]]:
     from contextfold._guard._scan import scan_injection as scan
 
     return scan
 
 
-_ENGINE: Once[Callable[[str], list[Finding]]] = Once(_load)
+_ENGINE: Once[Callable[[str, bool], list[Finding]]] = Once(_load)
 
 
-def scan_injection(text: str) -> list[Finding]:
+def scan_injection(text: str, *, learned: bool = True) -> list[Finding]:
     """Every rule match in ``text``, ordered by position; spans index the original text.
 
     A match whose span overlaps an earlier match of the same rule is dropped;
@@ -42,5 +42,10 @@ def scan_injection(text: str) -> list[Finding]:
     example (security docs), a request preceded by a negation ("never print
     the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity. The first call compiles the rule tables.
+
+    ``learned`` (default on): the learned model also reads the windows of the text around words that address a
+    reader (second-person pronouns, "AI", "assistant", "ignore", "instructions", in the corpus' languages); a
+    window it scores above its threshold where no rule blocked anything is a medium ``learned.injection``
+    finding over that window. ``learned=False``: the rules and their views only.
     """
-    return _ENGINE.get()(text)
+    return _ENGINE.get()(text, learned)

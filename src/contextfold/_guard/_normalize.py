@@ -53,6 +53,7 @@ _INVISIBLE = (
     "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad",
     "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
 )  # fmt: skip
+_INVISIBLE_SET = frozenset(_INVISIBLE)
 _TABLE_LIMIT = 1 << 16
 
 
@@ -92,14 +93,16 @@ _TABLE = _FoldTable()
 class Normalized:
     """Folded text plus a map from each folded character back to the original character it came from."""
 
-    __slots__ = ("_breaks", "_source", "original_length", "text")
+    __slots__ = ("_breaks", "_source", "invisible", "original_length", "text")
 
-    def __init__(self, text: str, source: str) -> None:
+    def __init__(self, text: str, source: str, invisible: bool = True) -> None:
         """``text`` is the fold of ``source``; the map is computed on first use."""
         self.text = text
         """The folded text the rules run on."""
         self.original_length = len(source)
         """Length of the original text."""
+        self.invisible = invisible
+        """False when ``source`` holds none of the common invisible characters (zero-width, bidi controls)."""
         self._source: str | None = None if source.isascii() else source
         self._breaks: tuple[list[int], list[int], list[int]] | None = None
 
@@ -157,7 +160,7 @@ def fold_bytes(text: str) -> tuple[Normalized, bytes]:
     """
     if text.isascii():
         folded = text.lower()
-        return Normalized(folded, text), folded.encode("ascii")
+        return Normalized(folded, text, False), folded.encode("ascii")
     ascii_bytes = text.encode("ascii", "replace")  # one byte per character: offsets are kept
     if ascii_bytes.count(b"?") <= 64 + len(text) // 64:  # few non-ASCII characters: fold only those
         lowered = ascii_bytes.lower()
@@ -165,23 +168,26 @@ def fold_bytes(text: str) -> tuple[Normalized, bytes]:
         pieces: list[str] = []
         raw_pieces: list[bytes] = []
         pos = 0
+        invisible = False
         i = ascii_bytes.find(b"?")
         while i != -1:
             if text[i] != "?":
-                fold = _fold_char(text[i])
+                ch = text[i]
+                fold = _fold_char(ch)
+                invisible = invisible or ch in _INVISIBLE_SET
                 pieces += (lowered_text[pos:i], fold)
                 raw_pieces += (lowered[pos:i], fold.encode("ascii", "replace"))
                 pos = i + 1
             i = ascii_bytes.find(b"?", i + 1)
         pieces.append(lowered_text[pos:])
         raw_pieces.append(lowered[pos:])
-        return Normalized("".join(pieces), text), b"".join(raw_pieces)
+        return Normalized("".join(pieces), text, invisible), b"".join(raw_pieces)
     stripped = text
     for ch in _INVISIBLE:  # many: strip the usual invisible characters at C speed, then translate
         if ch in stripped:
             stripped = stripped.replace(ch, "")
     folded = stripped.lower() if stripped.isascii() else stripped.translate(_TABLE)
-    return Normalized(folded, text), folded.encode("ascii", "replace")
+    return Normalized(folded, text, len(stripped) != len(text)), folded.encode("ascii", "replace")
 
 
 def normalize(text: str) -> Normalized:

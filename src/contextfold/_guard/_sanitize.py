@@ -33,12 +33,14 @@ GuardMode: TypeAlias = Literal["off", "redact", "full"]
 class GuardConfig(BaseModel):
     """How the guard treats tool output."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     mode: GuardMode = "full"
     """``off``: leave text alone; ``redact``: secrets and noise only; ``full``: redaction, then injection defanging."""
     fence: bool = True
     """Wrap each tool result in the session's untrusted-content fence (costs about 25 tokens per result)."""
+    learned: bool = True
+    """In ``full`` mode, also ask the learned model (windows the rules did not block; see ``docs/guard.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +91,12 @@ class SanitizeResult:
         }
 
 
-def sanitize_injection(text: str) -> SanitizeResult:
-    """Replace medium and high findings by ``[injection-blocked:CATEGORY]``; low ones are only reported."""
-    findings = tuple(scan_injection(text))
+def sanitize_injection(text: str, *, learned: bool = True) -> SanitizeResult:
+    """Replace medium and high findings by ``[injection-blocked:CATEGORY]``; low ones are only reported.
+
+    ``learned``: also the learned model's findings (`scan_injection`).
+    """
+    findings = tuple(scan_injection(text, learned=learned))
     blocking = sorted((f for f in findings if f.blocking), key=lambda f: (f.start, -f.end))
     out: list[str] = []
     blocked: list[Finding] = []
@@ -110,14 +115,14 @@ def sanitize_injection(text: str) -> SanitizeResult:
     return SanitizeResult("".join(out), (), findings, tuple(blocked))
 
 
-def sanitize_tool_output(text: str, mode: GuardMode = "full") -> SanitizeResult:
-    """Redaction, then (in ``full`` mode) injection sanitization of one tool output."""
+def sanitize_tool_output(text: str, mode: GuardMode = "full", *, learned: bool = True) -> SanitizeResult:
+    """Redaction, then (in ``full`` mode) injection sanitization of one tool output (``learned``: with the model)."""
     if mode == "off":
         return SanitizeResult(text)
     redacted = redact_secrets(text)
     if mode == "redact":
         return SanitizeResult(redacted.text, redacted.redactions)
-    defanged = sanitize_injection(redacted.text)
+    defanged = sanitize_injection(redacted.text, learned=learned)
     return replace(defanged, redactions=redacted.redactions)
 
 
@@ -137,7 +142,7 @@ def guard_tool_result(
     for part in block.content:
         match part:
             case TextBlock():
-                result = sanitize_tool_output(part.text, cfg.mode)
+                result = sanitize_tool_output(part.text, cfg.mode, learned=cfg.learned)
                 total = total.merged(result)
                 text = fence.wrap(result.text) if cfg.fence and fence is not None else result.text
                 content.append(TextBlock(text=text, meta=part.meta))

@@ -40,9 +40,11 @@ from bisect import bisect_right
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from contextfold._guard._findings import Finding, Severity
-from contextfold._guard._normalize import fold_bytes
+from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
+from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
 from contextfold._guard._views import view_findings
 
@@ -148,7 +150,16 @@ _QUOTED_BEFORE = re.compile(
     r"instructions? like|like|e\.g\.,))\s{0,3}$"
 )
 _STRUCTURAL = frozenset(
-    {"secret.call", "secret.call_json", "tool.json_call", "tool.xml_call", "tool.yaml_call", "role.chatml", "role.inst"}
+    {
+        "secret.call",
+        "secret.call_json",
+        "tool.json_call",
+        "tool.xml_call",
+        "tool.yaml_call",
+        "tool.shell",  # an install line (``curl ... | sh``) in a code fence is documentation
+        "role.chatml",
+        "role.inst",
+    }
 )
 
 
@@ -160,8 +171,22 @@ def _in_code_fence(folded: str, pos: int) -> bool:
 # A string literal opened on the same line by an assignment or a call (``x = "...``, ``f("...``): a test
 # fixture or an example in code, not text addressed to the reader.
 _CODE_STRING_OPEN = re.compile(
-    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
+    r"[\x20\t]{0,40}(?:[\w.\[\]'\"-]{1,60}[\x20\t]{0,4}(?:=|\+=|:)[\x20\t]{0,4}|[\w.]{1,60}\()[rbfu]{0,2}([\"'])"
 )
+
+
+def _in_inline_code(folded: str, start: int) -> bool:
+    """True when ``start`` lies in a Markdown code span of its line (an odd number of backticks before it)."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    return folded.count("`", lo, start) % 2 == 1
+
+
+def _code_follows(folded: str, start: int) -> bool:
+    """True when a code fence or an indented block opens within two lines after the line of ``start``."""
+    return _FENCE_NEXT.match(folded, start) is not None
+
+
+_FENCE_NEXT = re.compile(r"[^\n]{0,300}\n(?:[\x20\t]*\n){0,2}[\x20\t]{0,3}(?:```|~~~)")
 
 
 def _in_code_string(folded: str, start: int) -> bool:
@@ -205,17 +230,87 @@ _TOKEN_NAMED_AFTER = re.compile(
 _CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
 
 
+# What a rule describes rather than orders: "how to override settings", "strategies that discard content", "a way
+# for extensions to ignore rules" (documentation of a feature, not an order to the reader).
+_DESCRIBES_BEFORE = re.compile(
+    r"(?:\bhow to|\bused to|\bable to|\bways? to|\ballows? (?:[\w-]{1,20} )?to|\blets? (?:[\w-]{1,20} )?"
+    r"|\bpriorities to|\bfor [\w-]{1,20} to|\bthat|\bwhich)[\x20\t]{1,3}$"
+)
+# A noun phrase, not an address: "the SYSTEM message for the model", "contains instructions for the LLM".
+_NOUN_BEFORE = re.compile(
+    r"\b(?:the|a|an|contains?|containing|includes?|including|provides?|providing|with|of|its|their|our|these|those"
+    r"|some|any|no|system|user|assistant|example|sample|custom)[\x20\t]{1,3}$"
+)
+# A code comment ("# Ignore constraints with excluded fields.", "// ignore errors"): an order to a model there names
+# what it overrides as all / previous / your ... instructions.
+_COMMENT_LINE = re.compile(r"[\x20\t]{0,40}(?:#|//|/\*|\*|--)[\x20\t]{0,4}$")
+_QUALIFIED = re.compile(
+    r"\b(?:all|any|every|previous|prior|above|earlier|preceding|original|initial|your|my|everything|instructions?|prompts?)\b"
+)
+# A command described in a list of commands (man pages, tldr, READMEs): the line ends with ":" and the next
+# non-blank line is code ("- List all environment variables:\n\n`set`").
+_COMMAND_NEXT = re.compile(r"[^\n]{0,200}:[\x20\t]*\n(?:[\x20\t]*\n){0,2}(?:`|\x20{4}|\t|\$ )")
+_LIST_ITEM = re.compile(r"[\x20\t]{0,8}[-*+][\x20\t]{1,4}")
+# A table-of-contents link whose label is its anchor ("[SYSTEM](#system)"), not a fake "[system](#context)" turn.
+_TOC_LINK = re.compile(r"\[([\w-]{1,30})\] ?\(#\1\)")
+
+
+def _describes_command(folded: str, start: int) -> bool:
+    """A list item describing a command: "- List all environment variables:" with the command on a next line."""
+    lo = folded.rfind("\n", max(0, start - 400), start) + 1
+    return _LIST_ITEM.match(folded, lo) is not None and _COMMAND_NEXT.match(folded, lo) is not None
+
+
+_CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
+# Documentation of a model's tool-call format: "the model answers with <tool_call>...", "it emits {...}".
+_DESCRIBES_TOOL = re.compile(
+    r"\b(?:it|model|llm|assistant|which|that)[\x20\t](?:[\w-]{1,20}[\x20\t]){0,2}?(?:answers?|replies|responds"
+    r"|returns|emits|outputs|generates|produces|sends|writes)[\x20\t](?:with[\x20\t]|an?[\x20\t]|like[\x20\t])?$"
+)
+_IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
+_OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
+
+
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
-    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked."""
+    """Quoted or exemplified attacks (docs, code literals) and code-fenced structure are reported, not blocked.
+
+    So are features described rather than ordered ("how to override settings"), noun phrases that name a message
+    for a model, unqualified orders in code comments, and commands described in a list of commands.
+    """
     if rule_id in _STRUCTURAL:
         if rule_id in ("role.chatml", "role.inst") and (
             _in_short_literal(folded, start)
+            or _in_code_string(folded, start)
             or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
             or _TOKEN_NAMED_AFTER.match(folded, start)
         ):
             return True
+        if rule_id == "tool.shell" and (_in_inline_code(folded, start) or _code_follows(folded, start)):
+            return True
+        if rule_id.startswith("tool.") and (
+            _in_inline_code(folded, start) or _DESCRIBES_TOOL.search(folded, max(0, start - 60), start)
+        ):
+            return True
         return _in_code_fence(folded, start)
-    if rule_id.startswith("secret.") and _CALL_AT.match(folded, start):
+    if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
+        return True
+    if rule_id == "role.tag" and _TOC_LINK.match(folded, start):
+        return True
+    if rule_id.startswith("secret.") and (
+        _CALL_AT.match(folded, start)
+        or _IDENTIFIER_AT.match(folded, start)  # a verb glued into an identifier ("print_streaming_chunk")
+        or (rule_id in ("secret.credentials", "secret.prompt") and _describes_command(folded, start))
+    ):
+        return True
+    if rule_id.startswith("override.") and _describes_command(folded, start):
+        return True
+    if rule_id in _OVERRIDE_RULES:
+        if _DESCRIBES_BEFORE.search(folded, max(0, start - 40), start):
+            return True
+        lo = folded.rfind("\n", max(0, start - 400), start) + 1
+        if _COMMENT_LINE.fullmatch(folded, lo, start) and not _QUALIFIED.search(folded, start, start + 80):
+            return True
+    if rule_id == "inject.note_to_ai" and _NOUN_BEFORE.search(folded, max(0, start - 20), start):
         return True
     if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
         return True
@@ -243,26 +338,59 @@ def _tokens(raw: bytes, letters: bytes, lo: int, hi: int) -> set[bytes]:
     return toks
 
 
-def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]], bytes]:
-    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``), punctuation anchors' positions, ``toks`` joined.
+_RunInfo: TypeAlias = tuple[frozenset[_Key], frozenset[re.Pattern[bytes]]]
+_NO_ANCHOR: _RunInfo = (frozenset(), frozenset())
+# What `_run_info` found per distinct letter run: the runs that start or hold no anchor (most of them) in a set, so
+# a text's unseen or anchored runs are one C-level set difference away; the others by run. Bounded (a run is
+# remembered only while there is room, and only when short), so a flood of random words costs the same as before.
+_PLAIN_RUNS: set[bytes] = set()
+_RUN_INFO: dict[bytes, _RunInfo] = {}
+_MEMO_RUNS = 1 << 17
+_MEMO_LEN = 40
 
-    The runs are joined each after a space (the tails of `_open_part` read them reversed). All C-level: one set
-    intersection for whole-word anchors, one regex over the joined runs for word-start anchors (and punctuation
-    stems), a few substring probes for inner ones, one literal-first regex per first character for the
-    punctuation anchors that can occur.
+
+def _run_info(run: bytes) -> _RunInfo:
+    """The word-start and inner anchors one letter run holds, and the punctuation groups its start can open.
+
+    What one regex over the joined runs (each run's longest word-start anchor or stem, then `_SHORTER`) and a
+    substring probe per inner letter anchor give for this run alone; remembered (`_PLAIN_RUNS`, `_RUN_INFO`).
+    """
+    m = _START_RX.match(b" " + run)
+    keys, rxs = _SHORTER[m.group(1)] if m is not None else _NO_ANCHOR
+    inner = [(lit, _INNER) for head, lits in _INNER_BY_HEAD if head in run for lit in lits if lit in run]
+    if inner:
+        keys = keys.union(inner)
+    info = (keys, rxs) if keys or rxs else _NO_ANCHOR
+    if len(run) <= _MEMO_LEN and len(_PLAIN_RUNS) + len(_RUN_INFO) < _MEMO_RUNS:
+        if info is _NO_ANCHOR:
+            _PLAIN_RUNS.add(run)
+        else:
+            _RUN_INFO[run] = info
+    return info
+
+
+def _joined(toks: AbstractSet[bytes]) -> bytes:
+    """The letter runs ``toks`` joined, each after a space."""
+    return b" " + b" ".join(toks)
+
+
+def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key], dict[_Key, list[int]]]:
+    """The anchors that occur in ``raw[lo:hi]`` (letter runs ``toks``) and the punctuation anchors' positions.
+
+    One set intersection for whole-word anchors; the word-start and inner anchors (and punctuation stems) each
+    run holds come from `_run_info`, remembered per distinct run, so only runs never seen before cost more than
+    a set difference; one literal-first regex per first character for the punctuation anchors that can occur.
     """
     words = _WORD_LITS.intersection(toks)
     present: set[_Key] = {(lit, _WORD) for lit in words} if words else set()
-    joined = b" " + b" ".join(toks)
     scans = {rx for rx, last, first in _STEMLESS if raw.find(last, lo, hi) >= 0 and raw.find(first, lo, hi) >= 0}
-    for run in set(_START_RX.findall(joined)):
-        keys, rxs = _SHORTER[run]
-        present |= keys
-        if rxs:
-            scans |= rxs
-    for head, lits in _INNER_BY_HEAD:
-        if head in joined:
-            present.update((lit, _INNER) for lit in lits if lit in joined)
+    for run in toks.difference(_PLAIN_RUNS):  # most runs of tool output were seen before and start no anchor
+        info = _RUN_INFO.get(run) or _run_info(run)
+        if info is not _NO_ANCHOR:
+            keys, rxs = info
+            present |= keys
+            if rxs:
+                scans |= rxs
     punct: dict[_Key, list[int]] = {}
     if len(scans) == 1:
         # One group's matches neither overlap nor need sorting or a tuple each (text packed with "<|" has one
@@ -270,19 +398,21 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
         # with a stem can occur only where a letter run starts with it).
         (rx,) = scans
         at = list(map(_START_OF, rx.finditer(raw, lo, hi)))
-        occur = (
-            [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
-            if len(at) > 64
-            else []
-        )
+        joined = _joined(toks) if len(at) > 64 else b""  # empty: no stem occurs, ``occur`` is empty
+        occur = [lit for lit, stem in _GROUP_LITS[rx] if stem in joined and raw.find(lit, lo, hi) >= 0]
         if len(occur) == 1:
             punct[(occur[0], _INNER)] = at
-        elif at:
+        elif len(at) <= 64:  # a few: which literal each one is, without scanning the text again
+            for i in at:
+                m = rx.match(raw, i)
+                if m is not None:
+                    punct.setdefault((m.group(), _INNER), []).append(i)
+        else:
             got = rx.findall(raw, lo, hi)
             for i, lit in zip(at, got, strict=True):
                 punct.setdefault((lit, _INNER), []).append(i)
         present.update(punct)
-        return present, punct, joined
+        return present, punct
     found: list[tuple[int, bytes]] = []
     for rx in scans:
         found += [(m.start(), m.group()) for m in rx.finditer(raw, lo, hi)]
@@ -296,7 +426,7 @@ def _present(toks: set[bytes], raw: bytes, lo: int, hi: int) -> tuple[set[_Key],
                 punct.setdefault((lit, _INNER), []).append(i)
                 end = i + len(lit)
         present.update(punct)
-    return present, punct, joined
+    return present, punct
 
 
 # Large texts are split into parts of at least _CHUNK bytes at newlines (no letter run, escape or anchor spans
@@ -344,11 +474,12 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
 
 def _anchor_hits(
     raw: bytes, letters: bytes
-) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None]:
+) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None, set[bytes]]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
     ``letters`` is ``raw`` with every non-letter a space; the start words are those of `_START_WORDS` that are
-    letter runs of the text; last come the text's letter runs when it is one part (else None). Only the anchors
+    letter runs of the text; then the text's letter runs when it is one part (else None), and last the letter runs
+    of the whole text (the union of the parts' in a large text: the views read them). Only the anchors
     of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
     consecutive parts that need it).
     """
@@ -359,8 +490,8 @@ def _anchor_hits(
         toks = _tokens(raw, letters, 0, n)
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
-            return [], hits, frozenset(), toks
-        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks
+            return [], hits, frozenset(), toks, toks
+        return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(toks), toks, toks
     bounds = [0]
     while n - bounds[-1] > 2 * _CHUNK:
         nl = raw.find(b"\n", bounds[-1] + _CHUNK)
@@ -388,7 +519,8 @@ def _anchor_hits(
                 continue
             found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
             lo, hi = a, b
-    return [_RULES[i] for i in sorted(active)], hits, set().union(*map(_START_WORDS.intersection, parts)), None
+    starts = set().union(*map(_START_WORDS.intersection, parts))
+    return [_RULES[i] for i in sorted(active)], hits, starts, None, set().union(*parts)
 
 
 def _open_part(
@@ -407,14 +539,14 @@ def _open_part(
     part and its neighbours, and the anchors other than punctuation ones (found already) are not located
     here: ``(lo, hi)`` goes to ``need``.
     """
-    present, punct, joined = _present(toks, raw, lo, hi)
+    present, punct = _present(toks, raw, lo, hi)
     if not present:
         return
     idx: set[int] = set().union(*map(_BY_KEY.__getitem__, present))
     if near is None:
         here = {i for i in idx if not (gate := _RULES[i].gate) or _gate_open(gate, toks)}
         if not _TAILED.isdisjoint(here):
-            back = (joined + b" ")[::-1]  # `_reversed` of the runs, and a space after it (never a tail's start)
+            back = (_joined(toks) + b" ")[::-1]  # `_reversed` of the runs, and a space after (never a tail's start)
             here -= {i for i in _TAILED.intersection(here) if not _tails_open(_RULES[i].tails, back)}
     else:
         here = {i for i in idx if _GATE_IDS[i] <= near}
@@ -513,6 +645,43 @@ def _heads_at(t: _Text, head: bytes, kind: int, lo: int, hi: int) -> list[int]:
     return out
 
 
+def _head_finders(rule: _Rule) -> tuple[re.Pattern[bytes] | None, re.Pattern[bytes] | None, tuple[bytes, ...]]:
+    """For `_head_starts`: one regex finding the rule's whole-word heads and one its stem heads, over ``spaced``.
+
+    A trie after the blank before a run (a literal first character, so ``re`` visits only the blanks), looking
+    ahead (zero width past that blank), so overlapping heads are all found, as by one ``find`` per head.
+    """
+    whole = sorted(h for h, kind in rule.heads if kind == _WORD)
+    stems = sorted(h for h, kind in rule.heads if kind == _START)
+    return (
+        re.compile(b" (?=" + _trie(whole) + b" )") if whole else None,
+        re.compile(b" (?=" + _trie(stems) + b")") if stems else None,
+        tuple(h for h, kind in rule.heads if kind == _INNER),
+    )
+
+
+_HEAD_FINDERS = {rule.rule_id: _head_finders(rule) for rule in _RULES if rule.heads}
+
+
+def _head_starts(rule: _Rule, t: _Text, lo: int, hi: int) -> set[int]:
+    """Where one of the rule's ``heads`` occurs in ``raw[lo:hi]``: the union of `_heads_at` over them.
+
+    A window without a backslash (a run then starts only after a blank of ``spaced``) is read by two regex scans
+    (`_head_finders`) instead of one ``find`` loop per head.
+    """
+    if t.raw.find(b"\\", max(0, lo - 2), hi) >= 0:
+        return {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}
+    whole, stems, punct = _HEAD_FINDERS[rule.rule_id]
+    at: set[int] = set()
+    if whole is not None:
+        at.update(map(_START_OF, whole.finditer(t.spaced, lo, hi + 2)))
+    if stems is not None:
+        at.update(map(_START_OF, stems.finditer(t.spaced, lo, hi + 1)))
+    for h in punct:
+        at.update(_heads_at(t, h, _INNER, lo, hi))
+    return at
+
+
 def _match_at(rule: _Rule, t: _Text, at: set[int], lo: int, hi: int) -> list[re.Match[str]]:
     """What ``finditer`` finds in ``folded[lo:hi]`` when every match starts at one of ``at``: a ``match`` at each.
 
@@ -566,7 +735,7 @@ def _window_matches(rule: _Rule, t: _Text, lo: int, hi: int, words: frozenset[by
     if rule.starts:
         return _match_at(rule, t, {i for w in words for i in _runs_at(t, w, lo, hi)}, lo, hi)
     if rule.heads:
-        return _match_at(rule, t, {i for h, kind in rule.heads for i in _heads_at(t, h, kind, lo, hi)}, lo, hi)
+        return _match_at(rule, t, _head_starts(rule, t, lo, hi), lo, hi)
     return rule.pattern.finditer(t.folded, lo, hi)  # consumed lazily: no list of every match in a flood
 
 
@@ -693,7 +862,7 @@ def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
     return list(zip(groups, ends, strict=False))  # no match: no group (``ends`` holds only the start value)
 
 
-def scan_injection(text: str) -> list[Finding]:
+def scan_injection(text: str, learned: bool = True) -> list[Finding]:
     """Every rule match in ``text`` and in the views of it that apply (`contextfold._guard._views`), by position.
 
     Spans index the original text. A match whose span overlaps an earlier match of the same rule is dropped;
@@ -701,20 +870,54 @@ def scan_injection(text: str) -> list[Finding]:
     findings per text (the last one spans all its remaining matches), so text packed with attack words stays
     cheap and is still fully blocked. A match that is quoted or given as an example (security docs), a request
     preceded by a negation ("never print the token"), and tool-call syntax inside a Markdown code fence are
-    reported as low severity.
+    reported as low severity. With ``learned``, the learned model (`contextfold._guard._learned`) reads the
+    windows around words that address a reader, and a window it scores above its threshold, where no blocking
+    rule finding lies, is a medium ``learned.injection`` finding.
     """
-    return _scan(text, views=True)
+    return _scan(text, views=True, learned=learned)
 
 
 def _plain_scan(text: str) -> list[Finding]:
-    return _scan(text, views=False)
+    return _scan(text, views=False, learned=False)
 
 
-def _scan(text: str, views: bool) -> list[Finding]:
+def _learned_findings(
+    text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
+) -> list[Finding]:
+    """The learned model's windows above its threshold that no blocking finding overlaps (spans of ``text``)."""
+    windows = trigger_windows(norm.text, raw, spaced, runs)
+    if not windows:
+        return []
+    blocked = [(f.start, f.end) for f in findings if f.blocking]
+    out: list[Finding] = []
+    folded = norm.text
+    for lo, hi, _score in score_windows(load_model(), folded, windows):
+        start, end = norm.span(lo, hi)
+        if any(s < end and start < e for s, e in blocked):
+            continue
+        # Like a rule's match: in a code fence, a string literal of code or quoted as an example it is only reported.
+        at = first_trigger(raw, spaced, lo, hi)
+        low = _in_code_fence(folded, at) or _in_code_string(folded, at) or _quoted_line(folded, at)
+        sev: Severity = "low" if low else "medium"
+        out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
+    return out
+
+
+def _quoted_line(folded: str, at: int) -> bool:
+    """True when the line of ``at`` quotes an example ("such as ...", "for example: ...") before it."""
+    lo = folded.rfind("\n", max(0, at - 400), at) + 1
+    return _QUOTED_BEFORE.search(folded, max(lo, at - 24), at) is not None
+
+
+_LEARNED_ID = "learned.injection"
+_TEMPLATE_TOKENS = frozenset({"role.chatml", "role.inst"})
+
+
+def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    rules, hits, starts, toks = _anchor_hits(raw, letters)
+    rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
     spaced = b" " + letters + b" "
     findings: list[Finding] = []
     if rules:
@@ -724,12 +927,19 @@ def _scan(text: str, views: bool) -> list[Finding]:
             if not matches:  # an empty tuple or list (an iterator is true): no group
                 continue
             for group, group_end in _groups(matches):
-                low = all(_downgraded(rule.rule_id, folded, i) for i in group)
-                sev: Severity = "low" if low else rule.severity
+                if rule.rule_id in _TEMPLATE_TOKENS:  # adjacent tokens share the context of the first
+                    low = _downgraded(rule.rule_id, folded, group[0])
+                else:
+                    low = all(_downgraded(rule.rule_id, folded, i) for i in group)
                 start, end = norm.span(group[0], group_end)
+                if not low and rule.rule_id == "override.ignore" and len(group) == 1:
+                    low = _CAMEL_CASE.fullmatch(text, start, end) is not None  # an identifier: ``IgnoreRules``
+                sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(text, raw, spaced, toks, _plain_scan)
+        findings += view_findings(text, raw, spaced, runs, _plain_scan, norm.invisible)
+    if learned:
+        findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
         return findings
     findings.sort(key=lambda f: (f.start, f.end, f.rule))

@@ -13,7 +13,6 @@ rule id prefixed by the view (``base64/override.ignore``).
 
 from __future__ import annotations
 
-import base64
 import binascii
 import codecs
 import re
@@ -74,9 +73,57 @@ _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
 _BINARY = re.compile(rb"(?:[01]{8}[\x20,]{0,3}){6,400}")
 
 
+# In a large text, one C-level ``find`` per keyword over the whole text costs more than looking only where five
+# single letters follow each other (every spelled-out keyword has six or more): at most _SPOTS such places, else
+# the whole text.
+_LARGE = 4096
+_SPOTS = 64
+_ONE_LETTER = bytes(97 if 97 <= c <= 122 else 32 for c in range(256))
+_FIVE_SINGLE = b" a a a a a "
+
+
+def _spots(marks: bytes, pat: bytes) -> list[int] | None:
+    """Where ``pat`` occurs in ``marks`` (None: more than _SPOTS times)."""
+    out: list[int] = []
+    i = marks.find(pat)
+    while i >= 0:
+        if len(out) == _SPOTS:
+            return None
+        out.append(i)
+        i = marks.find(pat, i + len(pat) - 1)
+    return out
+
+
 def _spaced_hit(spaced: bytes, singles: frozenset[bytes]) -> bool:
     """Whether a keyword is spelled out letter by letter (only keywords whose letters are all single runs)."""
-    return any(letters <= singles and spaced.find(w) >= 0 for letters, w in _SPACED)
+    words = [w for letters, w in _SPACED if letters <= singles]
+    if not words:
+        return False
+    if len(spaced) > _LARGE:
+        spots = _spots(spaced.translate(_ONE_LETTER), _FIVE_SINGLE)
+        if spots is not None:  # a keyword spelled out holds five single letters in a row: look only there
+            return any(spaced.find(w, max(0, i - 30), i + 40) >= 0 for i in spots for w in words)
+    return any(spaced.find(w) >= 0 for w in words)
+
+
+def _leet_hit(raw: bytes, spaced: bytes, fragments: frozenset[bytes]) -> bool:
+    """Whether a keyword reads in leetspeak where it does not read plainly (``fragments``: its runs in the text)."""
+    if len(raw) > _LARGE:
+        spots: list[int] = []
+        for frag in fragments:
+            found = _spots(spaced, b" " + frag + b" ")
+            if found is None:
+                spots = []
+                break
+            spots += found
+        else:  # every keyword in leetspeak leaves one of the fragments: read the leetspeak only around them
+            for i in spots:
+                window = b" " + raw[max(0, i - 16) : i + 24].translate(_LEET_BYTES).translate(_LETTERS) + b" "
+                if any(window.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED):
+                    return True
+            return False
+    leet = b" " + raw.translate(_LEET_BYTES).translate(_LETTERS) + b" "
+    return any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED)
 
 
 def _texty(data: bytes) -> str | None:
@@ -115,7 +162,7 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
                 decoded, name = _texty(binascii.unhexlify(run)), "hex"
         elif not run.isupper():
             try:
-                decoded = _texty(base64.b64decode(run + "=" * (-len(run) % 4), validate=True))
+                decoded = _texty(binascii.a2b_base64(run + "=" * (-len(run) % 4), strict_mode=True))
             except (binascii.Error, ValueError):
                 decoded = None
         if decoded is not None:
@@ -179,7 +226,7 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
     ("secret.prompt_ko", "secret_extraction", "high", ("시스템 프롬프트", "비밀"),
      re.compile(r"(?:시스템 프롬프트|비밀 키|비밀키|비밀 코드)[^.!?\n]{0,15}?(?:알려|보여|출력|말해|무엇|뭐)")),
     ("role.sys_mode_script", "role_confusion", "high", ("模式", "режим", "モード", "모드", "โหมด"),
-     re.compile(r"<[^<>\n]{0,20}(?:模式|режим|モード|모드|โหมด)[^<>\n]{0,10}>|(?:进入|進入|开启|開啟|启用|啟用|вхожу в|перехожу в|включаю|เข้าสู่)[^。！？.\n]{0,20}?(?:模式|режим|โหมด)|(?:モード|모드)[^。！？.\n]{0,5}?(?:に入ります|に入る|に切り替え|에\s{0,3}돌입|에\s{0,3}들어|로\s{0,3}전환)")),
+     re.compile(r"<[^<>\n]{0,20}(?:模式|режим|モード|모드|โหมด)[^<>\n]{0,10}>|(?:进入|進入|вхожу в|перехожу в|включаю|เข้าสู่)[^。！？.\n]{0,20}?(?:模式|режим|โหมด)|(?:モード|모드)[^。！？.\n]{0,5}?(?:に入ります|に入る|에\s{0,3}돌입|에\s{0,3}들어)")),
     ("role.developer_script", "role_confusion", "high", ("我是", "я бог", "я твой", "私は", "나는", "저는", "أنا"),
      re.compile(r"我是(?:上帝|神|你的(?:开发者|開發者|创造者|創造者|主人|管理员|管理員))|я (?:бог|твой (?:разработчик|создатель|администратор))|私は(?:神|あなたの(?:開発者|作成者|管理者))|(?:나는|저는) (?:신|당신의 (?:개발자|창조자|관리자))|أنا (?:الله|مطورك|مطوّرك|خالقك)")),
     ("override.ignore_ar", "system_override", "high", ("تجاهل", "انس", "أهمل", "اهمل"),
@@ -245,9 +292,14 @@ def _visible(text: str) -> str | None:
     return None if len(clean) == len(text) else clean
 
 
-def view_findings(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan) -> list[Finding]:
-    """The findings of `_views` (below) on ``text``, read without its format characters when it has some."""
-    if not text.isascii():
+def view_findings(
+    text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: Scan, invisible: bool = True
+) -> list[Finding]:
+    """The findings of `_views` (below) on ``text``, read without its format characters when it has some.
+
+    ``invisible`` False: the fold found none of the common invisible characters (no need to look again).
+    """
+    if invisible and not text.isascii():
         clean = _visible(text)
         if clean is not None:
             found = _views(clean, clean.encode("ascii", "replace").lower(), spaced, toks, scan)
@@ -288,10 +340,9 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
         out += [_moved(f, "rot13", f.start, f.end, text) for f in scan(codecs.encode(text, "rot13")) if f.blocking]
     if backwards >= 2:
         out += [_moved(f, "reversed", n - f.end, n - f.start, text) for f in scan(text[::-1]) if f.blocking]
-    if len(_LEET_FRAGMENTS.intersection(toks)) >= 2:
-        leet = b" " + raw.translate(_LEET_BYTES).translate(_LETTERS) + b" "
-        if any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED):
-            out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
+    fragments = _LEET_FRAGMENTS.intersection(toks)
+    if len(fragments) >= 2 and _leet_hit(raw, spaced, fragments):
+        out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
     singles = _SINGLE.intersection(toks)
     if len(singles) >= 4 and _spaced_hit(spaced, singles):
         found = [f for f in scan(_despaced(text)) if f.blocking and f.end > f.start]

@@ -273,7 +273,7 @@ class HintConfig(BaseModel):
     Invalid values raise `ConfigError` (also a ``ValueError``) naming the field.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     time_interval: timedelta = timedelta(minutes=30)
     """Re-state the time when the last time hint is older than this."""

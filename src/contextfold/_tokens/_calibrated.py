@@ -40,6 +40,7 @@ estimate never drops when text is appended (up to sampling).
 
 from __future__ import annotations
 
+import functools
 import re
 from itertools import pairwise
 from typing import assert_never
@@ -221,7 +222,12 @@ def _set_tables(
 # a common character, two or three on a rare one, and merge the common pairs of a natural text (words) into one;
 # shuffled or random text gets neither discount. Which characters and which pairs are one token in o200k_base
 # ships as two data files (the tokenizer's own vocabulary), read on first use.
-_WIDE_RUNS = re.compile("[^\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+@functools.cache
+def _wide_runs() -> re.Pattern[str]:
+    """Runs of anything but wide characters (compiled on first use: its ranges cost a millisecond at import)."""
+    return re.compile("[^\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+
+
 _WIDE_TABLES: tuple[dict[int, None], frozenset[tuple[str, str]]] | None = None
 
 
@@ -248,7 +254,7 @@ def _wide_features(text: str) -> tuple[float, float]:
     pair of neighbours without a separator is a wide pair.
     """
     sample, scale = _sample(text, WIDE_SAMPLE_WINDOWS)
-    runs = _WIDE_RUNS.sub("\x00", sample)
+    runs = _wide_runs().sub("\x00", sample)
     if runs in ("", "\x00"):  # no wide character at all
         return 0.0, 0.0
     single, pairs = _wide_tables()

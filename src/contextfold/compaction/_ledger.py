@@ -1234,6 +1234,12 @@ def _read_ledger(text: str) -> tuple[tuple[Fact, ...], tuple[str, _Costs] | None
     if start < 0:
         return (), None
     remembered = _RENDERED.get(text[start:])
+    if remembered is None:
+        # Text may follow the ledger after a blank line (the proxy's read-back note): a rendered ledger holds no
+        # blank line, and parsing stops at the first one after the facts, so the ledger is what precedes it.
+        end = text.find("\n\n", start)
+        if end > 0:
+            remembered = _RENDERED.get(text[start:end])
     if remembered is not None:
         return remembered
     return _parse_ledger_lines(text, start).facts, None

@@ -57,7 +57,7 @@ _TITLES = {
 class StructuredSummary(BaseModel):
     """The five-field summary of the compacted part of a conversation."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     task_overview: str = Field(description="What the user asked for, in full, with the constraints they set.")
     current_state: str = Field(description="What has been done and what state the work is in right now.")

@@ -49,6 +49,7 @@ from contextfold._workspace._object import ObjectRoot, ObjectWorkspace
 from contextfold._workspace._split import offload_oversized_result
 from contextfold.compaction._boundaries import DEFAULT_RULES
 from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold.compaction._plan import CompactionPlan
 from contextfold.proxy._config import ProxyConfig
 from contextfold.proxy._wire import (
     EPHEMERAL,
@@ -60,7 +61,7 @@ from contextfold.proxy._wire import (
     transfer_breakpoints,
 )
 
-__all__ = ["Engine", "Outcome", "lineage_of", "model_family", "session_of"]
+__all__ = ["CompactionPolicy", "Engine", "Outcome", "lineage_of", "model_family", "session_of"]
 
 SESSION_HEADERS = ("x-contextfold-session", "x-claude-code-session-id", "session-id", "session_id")
 """Headers naming the client's session, in order of preference (then ``prompt_cache_key``, then the first message)."""
@@ -69,6 +70,8 @@ MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
+_FALLBACK_TARGETS = (0.45, 0.6, 0.83)
+"""Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -119,6 +122,24 @@ def lineage_of(fmt: WireFormat, body: Mapping[str, Any], head: Sequence[Any], he
     return hashlib.blake2b(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS), digest_size=16).hexdigest()
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompactionPolicy:
+    """How deep a proxy compaction cuts (the trigger, ``ProxyConfig.trigger_ratio``, says when).
+
+    A compaction plans the history into ``target_ratio`` of the room the trigger leaves above the fixed part
+    (tools, and items carried verbatim): of that plan the summary takes at most ``summary_ratio``, and
+    ``reserve_ratio`` of it (at least ``min_recent_messages`` messages) of the newest messages stays verbatim.
+    Every compaction rewrites the provider's prompt cache from the replacement on, so the deeper the cut, the
+    fewer rewrites a session pays for (``benchmarks/bench_proxy.py --engine-only --sweep`` measures cost and
+    retention per policy).
+    """
+
+    target_ratio: float = 0.25
+    summary_ratio: float = 0.4
+    reserve_ratio: float = 0.1
+    min_recent_messages: int = 2
+
+
 class _AlignRule:
     """Cut only between the client's wire messages, never inside one, never after a message glued to the next."""
 
@@ -138,15 +159,19 @@ class _AlignRule:
 class Engine:
     """The proxy's rewrite logic over one store and one state directory (see the module docstring)."""
 
-    def __init__(self, config: ProxyConfig, store: SessionStore, counter: TokenCounter) -> None:
+    def __init__(
+        self, config: ProxyConfig, store: SessionStore, counter: TokenCounter, policy: CompactionPolicy | None = None
+    ) -> None:
         self.config = config
         self.store = store
         self.counter = counter
         self.workspace_root = Path(config.state_dir) / "workspace"
         self._objects = ObjectRoot(config.workspace_url) if config.workspace_url else None
         self._counts: dict[str, int] = {}
+        self._canon: dict[str, list[Message]] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
+        self.policy = policy if policy is not None else CompactionPolicy()
 
     def workspace(self, tenant: str) -> LocalWorkspace | ObjectWorkspace:
         """The tenant's workspace: every session of one credential shares it, no other credential sees it.
@@ -160,10 +185,26 @@ class Engine:
 
     # -- counting --------------------------------------------------------------------------------
 
+    def _canonical(self, fmt: WireFormat, index: int, message: Any, key: str | None = None) -> list[Message]:
+        """``fmt.canonical`` of a wire message, cached by its canonical hash.
+
+        The same `Message` objects come back for the same message on every request, so what the library caches by
+        identity (the facts ledger's per-message scan, above all) is computed once per message, not once per
+        compaction.
+        """
+        name = f"{fmt.name}:{key if key is not None else message_hash(message)}"
+        cached = self._canon.get(name)
+        if cached is None:
+            cached = fmt.canonical(index, message)
+            if len(self._canon) > _CACHE_LIMIT:
+                self._canon.clear()
+            self._canon[name] = cached
+        return cached
+
     def _count(self, fmt: WireFormat, key: str, message: Any) -> int:
         cached = self._counts.get(key)
         if cached is None:
-            msgs = fmt.canonical(0, message)
+            msgs = self._canonical(fmt, 0, message, None if ":" in key else key)
             cached = count_messages(self.counter, msgs) + sum(_opaque_tokens(m) for m in msgs)
             if len(self._counts) > _CACHE_LIMIT:
                 self._counts.clear()
@@ -383,6 +424,30 @@ class Engine:
 
     # -- compaction ------------------------------------------------------------------------------
 
+    def _plan(
+        self, strategy: DigestStrategy, messages: list[Message], ctx: ContextConfig, fixed: int, ratio: float
+    ) -> CompactionPlan | None:
+        """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there)."""
+        policy = self.policy
+        budget = int((ctx.trigger_tokens - fixed) * ratio)
+        if budget <= 1000:
+            return None
+        planning = ctx.model_copy(
+            update={
+                "window": math.ceil(budget * ctx.safety_margin / ctx.trigger_ratio),
+                "summary_ratio": policy.summary_ratio,
+                "reserve_ratio": min(policy.reserve_ratio, ctx.trigger_ratio / 2),
+                "min_recent_messages": policy.min_recent_messages,
+            }
+        )
+        try:
+            plan = strategy.plan(messages, counter=self.counter, config=planning)
+        except ContextOverflowError:
+            return None
+        if plan is None or not plan.compacted or plan.boundary.split is not None:
+            return None
+        return plan
+
     async def _compact(
         self,
         fmt: WireFormat,
@@ -414,7 +479,10 @@ class Engine:
                 # Carried forward verbatim whatever the cut: a fixed cost, not input to the digest.
                 kept_tokens += self._count(fmt, "keep:" + message_hash(message), message)
                 continue
-            parts = fmt.canonical(w, message)
+            known = hashes[record.covered + w - rep_len] if w >= rep_len else None
+            if known is not None and known in record.rewrites:  # forwarded as rewritten: not the client's bytes
+                known = None
+            parts = self._canonical(fmt, w, message, known)
             for k, cm in enumerate(parts):
                 canon.append(cm)
                 owner.append(w)
@@ -423,18 +491,16 @@ class Engine:
         safe.append(False)  # never compact everything: the client's newest message always goes out as sent
         lo = len(system)
         tools_tokens = _tools_tokens(self.counter, body) + kept_tokens
-        per_token = ctx.trigger_ratio / ctx.safety_margin
-        planning_window = ctx.window - math.ceil(tools_tokens / per_token)
-        if planning_window <= 1000:
-            return None
-        planning = ctx.model_copy(update={"window": planning_window})
         strategy = DigestStrategy(rules=(*DEFAULT_RULES, _AlignRule(lo, safe)))
         messages = [*system, *canon]
-        try:
-            plan = strategy.plan(messages, counter=self.counter, config=planning)
-        except ContextOverflowError:
-            return None
-        if plan is None or not plan.compacted or plan.boundary.split is not None:
+        plan = None
+        # The policy's depth first; when the newest turn does not fit it, step by step up to the shallowest cut.
+        target = self.policy.target_ratio
+        for ratio in dict.fromkeys((target, *(r for r in _FALLBACK_TARGETS if r > target))):
+            plan = self._plan(strategy, messages, ctx, tools_tokens, ratio)
+            if plan is not None:
+                break
+        if plan is None:
             return None
         cut = plan.boundary.cut - lo
         cut_wire = owner[cut] if cut < len(owner) else len(wire)

@@ -1,0 +1,241 @@
+"""A learned second opinion beside the rules: a linear model over character n-grams, scored only where it can matter.
+
+The rules (`contextfold._guard._rules`) catch the phrasings they were written for; a paraphrase, a persona
+reassignment or an order in a language the rules do not list passes them. This model reads the same folded text
+as character 3- and 4-grams (each distinct gram once, weights summed and divided by the square root of their
+count), trained offline on the tune split of ``tests/data/guard`` by ``benchmarks/guard_learned.py`` and shipped as
+a data file (``injection_ngrams.gz``, loaded on first use; no download at run time).
+
+Scoring a character n-gram set costs far more than a rule's gate, so the model reads only **windows** of the text
+around words that address a reader or speak about instructions (second-person pronouns, "AI", "assistant",
+"ignore", "instructions", and their counterparts in the languages of the corpus), or the whole text when it is
+short. A text without such a word costs one set intersection. A window scoring above the threshold becomes a
+``learned.injection`` finding of medium severity over that window; at most `MAX_WINDOWS` windows are scored per
+text (the first ones), so the cost stays linear and bounded on floods of trigger words. The same windows are used
+in training, so what the model learned is what it is asked.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+import sys
+from array import array
+from dataclasses import dataclass
+from importlib import resources
+
+from contextfold._guard._lazy import Once
+from contextfold._guard._normalize import fold_bytes
+
+__all__ = ["MAX_WINDOWS", "Model", "first_trigger", "grams", "load_model", "score_windows", "trigger_windows"]
+
+# Words (folded, ASCII letters only) after which an order to the reader or talk about its instructions is likely.
+_TRIGGER_TEXT = (
+    # English
+    "you your yours yourself yourselves ai assistant assistants chatbot chatgpt gpt llm claude gemini "
+    "ignore disregard forget pretend roleplay instructions instruction prompt prompts jailbreak dan persona "
+    # German, French, Spanish, Italian, Portuguese, Dutch
+    "du dich dein deine deinen deiner deinem ihnen anweisungen anweisung vergiss ignoriere ignorieren ki "
+    "tu toi vous votre vos ignorez oublie oubliez ia usted ignora olvida olvidate instrucciones "
+    "tuo tua voi dimentica istruzioni voce teu esqueca instrucoes jij jouw negeer vergeet instructies "
+    # Turkish, Indonesian, Tagalog (folded: accents gone; words that are also English or code are left out)
+    "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan"
+)
+TRIGGER_WORDS: frozenset[bytes] = frozenset(_TRIGGER_TEXT.encode().split())
+# The same for scripts the folding turns into ``?``: found in the folded text.
+TRIGGER_LITERALS: tuple[str, ...] = (
+    "ты", "вы", "тебя", "твой", "ваш", "игнорир", "забудь", "инструкц",
+    "你", "您", "忽略", "指令", "あなた", "無視", "指示", "당신", "너", "무시", "지시",
+    "أنت", "انت", "تجاهل", "تعليمات", "आप", "तुम", "निर्देश", "আপনি", "তুমি", "নির্দেশ", "คุณ", "คำสั่ง", "เพิกเฉย",
+)  # fmt: skip
+# A text this short is read whole; a window reaches this far before and after its trigger word.
+SHORT = 600
+BEFORE = 150
+AFTER = 250
+MAX_WINDOWS = 16
+MIN_TRIGGERS = 2
+NGRAMS = (4,)
+_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in NGRAMS}
+_BLANKS = re.compile(r"\s+")
+_LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+
+
+def grams(folded: str) -> set[str]:
+    """The distinct character n-grams of ``folded`` (folded text; blanks collapsed, one blank added each end)."""
+    s = " " + _BLANKS.sub(" ", folded) + " "
+    out: set[str] = set()
+    for n in NGRAMS:
+        out.update(_GRAM[n].findall(s))
+    return out
+
+
+def _folded_literals() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(fold_bytes(lit)[0].text for lit in TRIGGER_LITERALS))
+
+
+_FOLDED_LITERALS = _folded_literals()
+
+
+def trigger_windows(
+    folded: str, raw: bytes, spaced: bytes | None = None, toks: set[bytes] | None = None
+) -> list[tuple[int, int]]:
+    """The spans of ``folded`` the model reads: all of a short text, else windows around trigger words, merged.
+
+    ``folded`` and ``raw`` are what `contextfold._guard._normalize.fold_bytes` gives (the folded text, and it as one
+    byte per character); ``spaced`` is ``raw``'s letters with every other byte a blank, framed by blanks; ``toks``
+    its distinct letter runs (both computed here when not given). Offsets index ``folded``. At most `MAX_WINDOWS`
+    windows, the first ones.
+    """
+    n = len(raw)
+    if spaced is None:
+        spaced = b" " + raw.translate(_LETTERS) + b" "
+    if toks is None:
+        toks = set(spaced.split())
+    words = TRIGGER_WORDS.intersection(toks)
+    # Other scripts: only the parts of about 8 KB holding a non-ASCII character are searched (isascii is free).
+    pieces: list[tuple[int, str]] = []
+    if raw.find(b"?") >= 0 and not folded.isascii():
+        pos = 0
+        while pos < n:
+            cut = min(n, pos + 8192)
+            piece = folded[pos:cut]
+            if not piece.isascii():
+                pieces.append((pos, piece))
+            pos = cut
+    literals = [lit for lit in _FOLDED_LITERALS if any(lit in piece for _, piece in pieces)] if pieces else []
+    if not words and not literals:
+        return []
+    if n <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    # The first few places of each word: together they hold the first few of all (the same in any order).
+    cap = 4 * MAX_WINDOWS
+    hits: list[int] = []
+    for w in words:
+        pat = b" " + w + b" "
+        i, k = spaced.find(pat), 0
+        while i >= 0 and k < cap:
+            hits.append(i)  # index i of ``spaced`` is the character before raw[i]: the word starts at raw[i]
+            i, k = spaced.find(pat, i + len(pat) - 1), k + 1
+    for lit in literals:
+        k = 0
+        for offset, piece in pieces:
+            i = piece.find(lit)
+            while i >= 0 and k < cap:
+                hits.append(offset + i)
+                i, k = piece.find(lit, i + len(lit)), k + 1
+    hits.sort()
+    out: list[list[int]] = []  # [lo, hi, trigger words in the window]
+    for p in hits:
+        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
+        if out and lo <= out[-1][1]:
+            out[-1][1] = hi
+            out[-1][2] += 1
+        elif len(out) == MAX_WINDOWS:
+            break
+        else:
+            out.append([lo, hi, 1])
+    # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
+    # long log or a lone "you" in a page of documentation is not read.
+    return [(lo, hi) for lo, hi, k in out if k >= MIN_TRIGGERS and _prose(raw, lo, hi)]
+
+
+# Bytes that are neither letters, digits nor blanks: code and markup are full of them, prose is not.
+_NOT_SYMBOL = bytes(range(97, 123)) + bytes(range(65, 91)) + b"0123456789 \n\t.,'?"
+
+
+def _prose(raw: bytes, lo: int, hi: int) -> bool:
+    """Whether ``raw[lo:hi]`` reads as prose: at most one byte in twelve a symbol (``=(){}[]<>_/#``, ...)."""
+    return len(raw[lo:hi].translate(None, _NOT_SYMBOL)) * 12 <= hi - lo
+
+
+def first_trigger(raw: bytes, spaced: bytes, lo: int, hi: int) -> int:
+    """Where the first trigger word of the window ``raw[lo:hi]`` starts (``lo`` when none is an ASCII word)."""
+    best = hi
+    for w in TRIGGER_WORDS.intersection(spaced[lo : hi + 2].split()):
+        i = spaced.find(b" " + w + b" ", lo, hi + 2)
+        if 0 <= i < best:
+            best = i
+    return best if best < hi else lo
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """Weights by n-gram, the bias and the decision threshold (a window scoring above it is flagged)."""
+
+    weights: dict[str, float]
+    bias: float
+    threshold: float
+    meta: dict[str, object]
+    vocab: frozenset[str] = frozenset()  # the grams of ``weights`` (set & frozenset probes the smaller side)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vocab", frozenset(self.weights))
+
+    def score(self, folded: str) -> float:
+        """The model's score of one window of folded text."""
+        g = grams(folded)
+        if not g:
+            return self.bias
+        # fsum: exactly rounded, so the score does not depend on the order of the set (the same in every process).
+        total = math.fsum(map(self.weights.__getitem__, g & self.vocab))
+        return self.bias + total / math.sqrt(len(g))
+
+
+def parse_model(data: bytes) -> Model:
+    """Read the data file (gzip): a JSON header line, the weights (float32, little-endian), the grams (one a line).
+
+    The header gives the bias, the threshold and the number of grams; a gram never holds a newline (blanks are
+    collapsed before n-grams are cut). Loading is C-level: one decompress, one array, one split, one dict.
+    """
+    raw = gzip.decompress(data)
+    nl = raw.index(b"\n")
+    meta = json.loads(raw[:nl])
+    n = int(meta["grams"])
+    weights = array("f")
+    weights.frombytes(raw[nl + 1 : nl + 1 + 4 * n])
+    if sys.byteorder != "little":
+        weights.byteswap()
+    grams = raw[nl + 1 + 4 * n :].decode("utf-8").split("\n")
+    if len(grams) != n or len(weights) != n:
+        raise ValueError(f"{DATA_FILE}: {n} grams announced, {len(grams)} grams and {len(weights)} weights found")
+    return Model(dict(zip(grams, weights, strict=True)), float(meta["bias"]), float(meta["threshold"]), meta)
+
+
+def dump_model(weights: dict[str, float], bias: float, threshold: float, meta: dict[str, object]) -> bytes:
+    """The data file for `parse_model` (grams sorted, gzip mtime 0: the same model gives the same bytes)."""
+    grams = sorted(g for g, w in weights.items() if w)
+    if any("\n" in g for g in grams):
+        raise ValueError("a gram holds a newline")
+    head = {**meta, "bias": bias, "threshold": threshold, "grams": len(grams)}
+    values = array("f", (weights[g] for g in grams))
+    if sys.byteorder != "little":
+        values.byteswap()
+    body = json.dumps(head, sort_keys=True).encode() + b"\n" + values.tobytes() + "\n".join(grams).encode("utf-8")
+    return gzip.compress(body, mtime=0)
+
+
+DATA_FILE = "injection_ngrams.gz"
+
+
+def _load() -> Model:
+    return parse_model(resources.files("contextfold._guard").joinpath(DATA_FILE).read_bytes())
+
+
+_MODEL: Once[Model] = Once(_load)
+
+
+def load_model() -> Model:
+    """The shipped model (read from the package's data file on first use, thread-safe, once)."""
+    return _MODEL.get()
+
+
+def score_windows(model: Model, folded: str, windows: list[tuple[int, int]]) -> list[tuple[int, int, float]]:
+    """The windows (spans of the folded text) scoring above the model's threshold, with their scores."""
+    out = []
+    for lo, hi in windows:
+        s = model.score(folded[lo:hi])
+        if s > model.threshold:
+            out.append((lo, hi, s))
+    return out
