@@ -44,6 +44,7 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
         "#17",
         "pydantic-ai, LangChain, Agents SDK adapters vs their own compaction",
     ),
+    ("scale", "Scale-out", "#16", "shared stores side by side: added latency, replicas' throughput, identical bytes"),
 )
 
 HEADER = """# Benchmarks

@@ -23,6 +23,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,28 +52,61 @@ class Server:
     ready: Callable[[], bool] | None = None
 
     def stop(self) -> None:
-        """Stop the process (SIGTERM, then SIGKILL) and remove its folder."""
+        """Stop the server's process group (SIGTERM, then SIGKILL) and remove its folder."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            _signal_group(self.process, signal.SIGTERM)
             try:
                 self.process.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                self.process.kill()
+                _signal_group(self.process, signal.SIGKILL)
                 self.process.wait(timeout=20)
+        _signal_group(self.process, signal.SIGKILL)  # children the leader left behind (PostgreSQL backends)
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def kill(self) -> None:
-        """SIGKILL the server (for tests of an unreachable store); the folder stays for `restart`."""
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=20)
+        """SIGKILL the whole server (for tests of an unreachable store); the folder stays for `restart`.
+
+        The server runs in its own process group (PostgreSQL under ``runuser`` is a child of it, with its
+        backends): the whole group is killed, and this returns once the port no longer accepts connections.
+        """
+        _signal_group(self.process, signal.SIGKILL)
+        self.process.wait(timeout=20)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while time.monotonic() < deadline:
+            try:
+                _connects(self.port)
+            except OSError:
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError(f"{self.name} still accepts connections on port {self.port} after SIGKILL")
+        while time.monotonic() < deadline and _group_alive(self.process.pid):
+            time.sleep(0.05)  # orphaned children are reaped by init, not by us: give it a moment
 
     def restart(self) -> None:
         """Start the same server again on the same port (after `kill`), and wait until it answers."""
         self.kill()
+        # The killed server left its lock file (PostgreSQL's postmaster.pid): every process of it is gone, so it
+        # is stale, but a not yet reaped PID in it would make the new server refuse to start.
+        for stale in self.folder.glob("*/postmaster.pid"):
+            stale.unlink(missing_ok=True)
         with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(self.command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         _wait(self.ready or (lambda: _connects(self.port)), self.process, self.log, self.name)
+
+
+def _signal_group(process: subprocess.Popen[bytes], sig: int) -> None:
+    """Send ``sig`` to the process group the server leads (it was started in a new session)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, sig)
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def free_port() -> int:
@@ -132,7 +166,7 @@ def start_redis() -> Server:
     log = folder / "redis.log"
     args = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder), "--save", ""]
     args += ["--appendonly", "no", "--protected-mode", "yes", "--daemonize", "no", "--logfile", str(log)]
-    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
 
     def ready() -> bool:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
@@ -164,10 +198,12 @@ def _run_as() -> list[str] | None:
     return ["runuser", "-u", "postgres", "--"] if shutil.which("runuser") else ["su", "postgres", "-s", "/bin/sh", "-c"]
 
 
-def start_postgres() -> Server:
+def start_postgres(*, durable: bool = False) -> Server:
     """A fresh PostgreSQL cluster (``initdb``, trust auth on loopback) on a free port, in a temporary folder.
 
-    The URL names the superuser ``contextfold`` and the database ``contextfold``, created here.
+    The URL names the superuser ``contextfold`` and the database ``contextfold``, created here. For speed a
+    commit returns before its WAL is written (``synchronous_commit=off``); ``durable=True`` keeps PostgreSQL's
+    default, so what was committed survives a SIGKILL of the server (outage tests).
     """
     if (why := missing("postgres")) is not None:
         raise ServerUnavailable(why)
@@ -196,11 +232,21 @@ def start_postgres() -> Server:
         shutil.rmtree(folder, ignore_errors=True)
         raise ServerUnavailable(f"initdb failed: {done.stderr.decode(errors='replace')[-500:]}")
     settings = ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={folder}", "-c", "fsync=off"]
-    settings += ["-c", "full_page_writes=off", "-c", "synchronous_commit=off", "-p", str(port)]
+    settings += ["-c", "full_page_writes=off", "-p", str(port)]
+    if not durable:
+        settings += ["-c", "synchronous_commit=off"]
     command = as_user([postgres, "-D", str(data), *settings])
     with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    _wait(lambda: _connects(port), process, log, "postgres")
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    isready = _postgres_bin("pg_isready")
+
+    def ready() -> bool:
+        if isready is None:  # pragma: no cover - pg_isready ships with the server
+            return _connects(port)
+        probe = [isready, "-q", "-h", "127.0.0.1", "-p", str(port), "-U", "contextfold", "-d", "postgres"]
+        return subprocess.run(probe, capture_output=True, timeout=STARTUP_SECONDS).returncode == 0
+
+    _wait(ready, process, log, "postgres")  # accepting connections, not just listening (crash recovery)
     createdb = _postgres_bin("createdb")
     if createdb is not None:
         subprocess.run(
@@ -210,7 +256,7 @@ def start_postgres() -> Server:
             check=True,
         )
     url = f"postgresql://contextfold@127.0.0.1:{port}/contextfold"
-    return Server("postgres", url, "127.0.0.1", port, process, folder, log, command=command)
+    return Server("postgres", url, "127.0.0.1", port, process, folder, log, command=command, ready=ready)
 
 
 def start_s3() -> Server:
@@ -225,7 +271,7 @@ def start_s3() -> Server:
     log = folder / "moto.log"
     command = [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)]
     with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     endpoint = f"http://127.0.0.1:{port}"
 
     def ready() -> bool:
@@ -243,3 +289,75 @@ def start_s3() -> Server:
         "AWS_DEFAULT_REGION": "us-east-1",
     }
     return Server("s3", endpoint, "127.0.0.1", port, process, folder, log, env, command=command, ready=ready)
+
+
+def flush_redis(server: Server) -> None:
+    """Empty database 0 of a redis-server started by `start_redis` (FLUSHDB over a plain socket)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"FLUSHDB\r\n")
+        reply = s.recv(64)
+    if not reply.startswith(b"+OK"):
+        raise RuntimeError(f"FLUSHDB failed: {reply!r}")
+
+
+_DATABASES = iter(range(1, 1 << 30))
+
+
+def create_database(server: Server) -> str:
+    """A new empty database on a cluster started by `start_postgres`; its URL."""
+    name = f"cf_{os.getpid()}_{next(_DATABASES)}"
+    _psql(server, f"CREATE DATABASE {name}")
+    return server.url.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(server: Server, url: str) -> None:
+    """Drop a database made by `create_database` (its connections are ended first)."""
+    if server.process.poll() is None:
+        _psql(server, f"DROP DATABASE IF EXISTS {url.rsplit('/', 1)[1]} WITH (FORCE)")
+
+
+def _psql(server: Server, sql: str) -> None:
+    psql = _postgres_bin("psql")
+    if psql is None:
+        raise ServerUnavailable("psql not found: install Debian's package (apt-get install -y postgresql)")
+    done = subprocess.run(
+        [psql, "-h", "127.0.0.1", "-p", str(server.port), "-U", "contextfold", "-d", "contextfold", "-q", "-c", sql],
+        capture_output=True,
+        timeout=STARTUP_SECONDS,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"psql {sql!r} failed: {done.stderr.decode(errors='replace')[-300:]}")
+
+
+def make_bucket(s3: Server, name: str | None = None) -> str:
+    """A new bucket on the moto server (a fresh random name unless ``name`` is given); its name."""
+    import boto3
+
+    name = name or f"cf-{uuid.uuid4().hex[:16]}"
+    client = boto3.client(
+        "s3",
+        endpoint_url=s3.url,
+        region_name="us-east-1",
+        aws_access_key_id="testing",
+        aws_secret_access_key="testing",
+    )
+    try:
+        client.create_bucket(Bucket=name)
+    finally:
+        client.close()  # its connection pool: an open socket left to the garbage collector is a ResourceWarning
+    return name
+
+
+def bucket_keys(s3: Server, bucket: str) -> list[str]:
+    import boto3
+
+    client = boto3.client(
+        "s3", endpoint_url=s3.url, region_name="us-east-1", aws_access_key_id="testing", aws_secret_access_key="testing"
+    )
+    keys: list[str] = []
+    try:
+        for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+            keys += [item["Key"] for item in page.get("Contents", [])]
+    finally:
+        client.close()
+    return sorted(keys)

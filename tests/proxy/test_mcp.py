@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
+import servers
 from contextfold.proxy import tenant_of
 from contextfold.proxy._mcp import tenant_workspace
 
@@ -17,10 +20,10 @@ KEY_B = "sk-ant-api03-mcp-other-bbbbbbbbbbbb"
 
 
 async def _call(
-    state: Path, env: dict[str, str], calls: list[tuple[str, dict[str, Any]]]
+    state: Path, env: dict[str, str], calls: list[tuple[str, dict[str, Any]]], extra: Sequence[str] = ()
 ) -> tuple[list[str], list[str]]:
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "contextfold", "mcp", "--state", str(state)], env=env
+        command=sys.executable, args=["-m", "contextfold", "mcp", "--state", str(state), *extra], env=env
     )
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -51,3 +54,25 @@ def test_mcp_reads_and_searches_only_the_callers_content(tmp_path: Path) -> None
         _call(state, {"OPENAI_API_KEY": KEY_B}, [("read_offloaded", {"path": f"../{tenant_of(KEY_A)}/{ref.path}"})])
     )
     assert escape.startswith("Error:") and "secret" not in escape
+
+
+def test_mcp_reads_the_object_store_the_replicas_offload_to(
+    s3_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``contextfold mcp --workspace-url s3://...``: the same tools over the bucket, still one credential's folder."""
+    url = f"s3://{servers.make_bucket(s3_server)}/offloaded"
+    for name, value in s3_server.env.items():
+        monkeypatch.setenv(name, value)
+    workspace = tenant_workspace(tmp_path, tenant_of(KEY_A), workspace_url=url)
+    text = "first\nthe bucket build log of A\nlast"
+    path = asyncio.run(workspace.offload_tool_result(text, call_id="c", tool_name=None)).path
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("read_offloaded", {"path": path}),
+        ("search_offloaded", {"pattern": "build log"}),
+    ]
+    extra = ["--workspace-url", url]
+    _, (read_a, search_a) = asyncio.run(_call(tmp_path, {**s3_server.env, "ANTHROPIC_API_KEY": KEY_A}, calls, extra))
+    assert "the bucket build log of A" in read_a
+    assert path in search_a and "1 match" in search_a
+    _, (read_b, search_b) = asyncio.run(_call(tmp_path, {**s3_server.env, "ANTHROPIC_API_KEY": KEY_B}, calls, extra))
+    assert read_b.startswith("Error:") and "bucket build log" not in read_b + search_b

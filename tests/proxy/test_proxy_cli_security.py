@@ -129,7 +129,7 @@ def test_real_usage_is_relayed_untouched(upstream: ProviderServer, make_proxy: M
 
 def test_metrics_and_healthz(upstream: ProviderServer, make_proxy: MakeProxy) -> None:
     proxy = make_proxy()
-    assert httpx2.get(proxy.url + "/healthz").json() == {"status": "ok"}
+    assert httpx2.get(proxy.url + "/healthz").json() == {"status": "ok", "store": "ok"}
     upstream.queue(Reply(text="a"))
     openai.OpenAI(base_url=proxy.url + "/v1", api_key="k", max_retries=0).chat.completions.create(
         model="gpt-4o", messages=[{"role": "user", "content": "x"}]

@@ -59,6 +59,26 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--max-body-bytes", type=int, default=64 * 1024 * 1024, metavar="N", help=argparse.SUPPRESS)
     parser.add_argument("--quiet", action="store_true", help="no console line per request")
+    _add_store_arguments(parser)
+    parser.add_argument(
+        "--workspace-url",
+        default=None,
+        metavar="URL",
+        help="offloaded content in an object store shared by replicas: s3://BUCKET/PREFIX, gs://..., az://..., "
+        "file:///DIR (default: the workspace under --state); env CONTEXTFOLD_WORKSPACE_URL",
+    )
+    parser.add_argument(
+        "--retention",
+        default=None,
+        metavar="DURATION",
+        help="how long a shared store keeps an idle session: 90s, 12h, 7d (default), 2w, or 'none' "
+        "(Redis TTL, Postgres purge; the SQLite file keeps everything)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="check the store (and the workspace URL) and exit: 0 and one line when they answer, 2 otherwise",
+    )
     parser.set_defaults(handler=_serve)
     sub = parser.add_subparsers(dest="proxy_command", metavar="ACTION", parser_class=type(parser))
     stats = sub.add_parser("stats", help="per-session counters of the proxy's state (your credential's sessions)")
@@ -66,6 +86,7 @@ def register(subparsers: Any) -> None:
     stats.add_argument("--json", action="store_true", help="print JSON")
     stats.add_argument("--all", action="store_true", help="every credential's sessions (counters only, hashed ids)")
     stats.add_argument("--key-env", default=None, metavar="VAR", help="read your credential from this variable")
+    _add_store_arguments(stats)
     stats.set_defaults(handler=_stats)
 
     mcp = subparsers.add_parser(
@@ -79,7 +100,31 @@ def register(subparsers: Any) -> None:
     )
     mcp.add_argument("--state", default=None, metavar="DIR", help="state directory (default: per-user data dir)")
     mcp.add_argument("--key-env", default=None, metavar="VAR", help="read your credential from this variable")
+    mcp.add_argument(
+        "--workspace-url",
+        default=None,
+        metavar="URL",
+        help="the proxy's --workspace-url, when it offloads to an object store; env CONTEXTFOLD_WORKSPACE_URL",
+    )
     mcp.set_defaults(handler=_mcp)
+
+
+def _add_store_arguments(parser: Any) -> None:
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="session store: sqlite:///PATH (default: the file under --state), redis://HOST:PORT/DB or "
+        "postgresql://USER@HOST:PORT/DB, shared by replicas (see docs/scale-out.md); env CONTEXTFOLD_STORE",
+    )
+
+
+def _store_url(ctx: CLIContext) -> str | None:
+    return ctx.args.store or ctx.env.get("CONTEXTFOLD_STORE") or None
+
+
+def _workspace_url(ctx: CLIContext) -> str | None:
+    return ctx.args.workspace_url or ctx.env.get("CONTEXTFOLD_WORKSPACE_URL") or None
 
 
 def _state_dir(ctx: CLIContext) -> Path:
@@ -104,8 +149,15 @@ def _serve(ctx: CLIContext) -> int:
     if getattr(ctx.args, "proxy_command", None):
         return 2  # pragma: no cover - the action's own handler runs instead
     args = ctx.args
-    from contextfold.proxy import DEFAULT_ANTHROPIC_UPSTREAM, DEFAULT_OPENAI_UPSTREAM, ProxyConfig
+    from contextfold.proxy import (
+        DEFAULT_ANTHROPIC_UPSTREAM,
+        DEFAULT_OPENAI_UPSTREAM,
+        DEFAULT_RETENTION,
+        ProxyConfig,
+        parse_duration,
+    )
 
+    retention = DEFAULT_RETENTION if args.retention is None else parse_duration(args.retention)
     config = ProxyConfig(
         host=args.host,
         port=args.port,
@@ -118,17 +170,41 @@ def _serve(ctx: CLIContext) -> int:
         usage=args.usage,
         max_body_bytes=args.max_body_bytes,
         quiet=args.quiet,
+        store_url=_store_url(ctx),
+        workspace_url=_workspace_url(ctx),
+        retention=retention,
     )
-    from contextfold.proxy import serve
+    if args.check:
+        return _check(ctx, config)
+    from contextfold.proxy import display_url, serve
 
+    where = display_url(config.store_url) if config.store_url else f"state {config.state_dir}"
+    if config.workspace_url:
+        where += f", workspace {config.workspace_url}"
     banner = (
         f"contextfold proxy on http://{config.host}:{config.port}  "
         f"(anthropic -> {config.anthropic_upstream}, openai -> {config.openai_upstream}, "
-        f"window {config.window or 'per model'}, usage {config.usage}, state {config.state_dir})"
+        f"window {config.window or 'per model'}, usage {config.usage}, {where})"
     )
     console = ctx.console(stderr=True)
     quiet = config.quiet
     serve(config, log=None if quiet else lambda line: console.print(line, markup=False, highlight=False), banner=banner)
+    return 0
+
+
+def _check(ctx: CLIContext, config: Any) -> int:
+    """``--check``: the store's (and workspace's) one-line verdict; exit 0 when everything answers, else 2."""
+    import asyncio
+
+    from contextfold import WorkspaceError
+    from contextfold.proxy import StoreError, check_deployment
+
+    try:
+        lines = asyncio.run(check_deployment(config))
+    except (StoreError, WorkspaceError) as exc:
+        print(f"contextfold proxy --check: {exc}", file=ctx.stderr)
+        return 2
+    print("contextfold proxy --check: ok: " + "; ".join(lines), file=ctx.stdout)
     return 0
 
 
@@ -144,7 +220,8 @@ def _stats(ctx: CLIContext) -> int:
     from contextfold.proxy import STATE_DB, open_store
 
     state = _state_dir(ctx)
-    if not (state / STATE_DB).is_file():
+    url = _store_url(ctx)
+    if url is None and not (state / STATE_DB).is_file():
         raise InputError(
             f"no proxy state here (no {STATE_DB}); run `contextfold proxy --state {state}` first", source=str(state)
         )
@@ -156,7 +233,7 @@ def _stats(ctx: CLIContext) -> int:
         )
 
     async def read() -> list[tuple[str, Any]]:
-        store = open_store(state)
+        store = open_store(url or state, retention=None)
         try:
             tenants = await store.tenants() if ctx.args.all else [found[1]] if found else []
             return [(t, s) for t in tenants for s in await store.session_stats(t)]
@@ -171,7 +248,9 @@ def _stats(ctx: CLIContext) -> int:
         return 0
     from rich.table import Table
 
-    table = Table(title=f"contextfold proxy sessions ({state})")
+    from contextfold.proxy import display_url
+
+    table = Table(title=f"contextfold proxy sessions ({display_url(url) if url else state})")
     if ctx.args.all:
         table.add_column("tenant")
     for name in ("session", "requests", "tokens in", "tokens out", "saved", "compactions", "offloads", "cache reuse"):
@@ -204,5 +283,5 @@ def _mcp(ctx: CLIContext) -> int:
         )
     from contextfold.proxy import serve_mcp
 
-    serve_mcp(_state_dir(ctx), found[1])
+    serve_mcp(_state_dir(ctx), found[1], workspace_url=_workspace_url(ctx))
     return 0

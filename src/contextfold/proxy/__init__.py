@@ -22,7 +22,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from contextfold._errors import MissingExtraError
-from contextfold._stores import STATE_DB, LineageRecord, SessionStats, SessionStore, StoreError, open_store
+from contextfold._stores import (
+    DEFAULT_RETENTION,
+    STATE_DB,
+    LineageRecord,
+    SessionStats,
+    SessionStore,
+    StoreError,
+    display_url,
+    open_store,
+    parse_duration,
+)
+from contextfold.proxy._check import check_deployment
 from contextfold.proxy._config import (
     AUTH_HEADER,
     DEFAULT_ANTHROPIC_UPSTREAM,
@@ -43,6 +54,7 @@ __all__ = [
     "CREDENTIAL_ENV",
     "DEFAULT_ANTHROPIC_UPSTREAM",
     "DEFAULT_OPENAI_UPSTREAM",
+    "DEFAULT_RETENTION",
     "DEFAULT_WINDOWS",
     "STATE_DB",
     "LineageRecord",
@@ -51,9 +63,12 @@ __all__ = [
     "SessionStore",
     "StoreError",
     "UsageMode",
+    "check_deployment",
     "create_app",
     "default_state_dir",
+    "display_url",
     "open_store",
+    "parse_duration",
     "serve",
     "serve_mcp",
     "tenant_from_env",

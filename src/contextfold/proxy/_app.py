@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 import orjson
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 from contextfold._guard._redact import redact_secrets
 
@@ -77,6 +77,11 @@ class _Metrics:
         self.upstream = Counter(
             "contextfold_proxy_upstream_responses", "Upstream responses by status", ["status"], registry=self.registry
         )
+        self.store_up = Gauge(
+            "contextfold_proxy_store_up",
+            "1 when the session store answered the last health check",
+            registry=self.registry,
+        )
         self.seconds = Histogram(
             "contextfold_proxy_rewrite_seconds",
             "Time the proxy spent on a request before forwarding it (parse, hash, count, splice, compact)",
@@ -112,7 +117,9 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     from starlette.responses import JSONResponse, Response
     from starlette.routing import Route
 
-    store = config.store if config.store is not None else open_store(config.state_dir)
+    store = config.store
+    if store is None:
+        store = open_store(config.store_url or config.state_dir, retention=config.retention)
     sink = log if log is not None else _default_sink(config)
 
     def safe_log(line: str) -> None:
@@ -145,9 +152,15 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
                 await store.aclose()
 
     async def healthz(request: Request) -> Response:
+        # 200 whenever the proxy serves: with the store down it still forwards (unchanged), so a load balancer must
+        # not take every replica out at once because their shared store is down; "degraded" says so.
         if not state.ready:
             return JSONResponse({"status": "starting"}, status_code=503)
-        return JSONResponse({"status": "ok"})
+        problem = await _store_problem(store)
+        state.metrics.store_up.set(0 if problem else 1)
+        if problem:
+            return JSONResponse({"status": "degraded", "store": problem, "forwarding": "unchanged (fail open)"})
+        return JSONResponse({"status": "ok", "store": "ok"})
 
     async def stats(request: Request) -> Response:
         tenant = tenant_of(credential_of(header_map(request.headers.items())))
@@ -176,6 +189,21 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     )
     app.state.proxy = state
     return app
+
+
+HEALTH_TIMEOUT = 2.0
+"""Seconds ``/healthz`` waits for the store's answer before it reports the store as unreachable."""
+
+
+async def _store_problem(store: SessionStore) -> str | None:
+    """None when the store answers a ping in time, else why not (one line, no credentials)."""
+    try:
+        await asyncio.wait_for(store.ping(), HEALTH_TIMEOUT)
+    except StoreError as exc:
+        return f"unreachable: {exc}"
+    except TimeoutError:
+        return f"unreachable: no answer within {HEALTH_TIMEOUT:.0f} s"
+    return None
 
 
 class _AuthMiddleware:

@@ -11,6 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from contextfold._errors import ConfigError
+from contextfold._stores._ops import DEFAULT_RETENTION
 
 if TYPE_CHECKING:
     from contextfold._stores import SessionStore
@@ -88,6 +89,12 @@ class ProxyConfig:
     """Session store and workspace (offloaded content) live here."""
     store: SessionStore | None = None
     """A session store to use instead of the SQLite file in `state_dir` (embedding, other backends)."""
+    store_url: str | None = None
+    """``--store``: ``sqlite:///PATH``, ``redis://HOST:PORT/DB``, ``postgresql://...``; None: SQLite in `state_dir`."""
+    workspace_url: str | None = None
+    """``--workspace-url``: offloaded content in an object store (``s3://BUCKET/PREFIX``, ``file:///DIR``, ...)."""
+    retention: float | None = DEFAULT_RETENTION
+    """Seconds a shared store keeps an idle session (Redis TTL, Postgres purge); None keeps everything."""
     host: str = "127.0.0.1"
     port: int = 8787
     auth_token: str | None = None
@@ -105,19 +112,18 @@ class ProxyConfig:
     """Seconds between two chunks of an upstream response before the proxy gives up (long generations stream)."""
 
     def __post_init__(self) -> None:
+        self._check_network()
+        self._check_limits()
+        object.__setattr__(self, "state_dir", Path(self.state_dir))
+        self._check_shared_state()
+
+    def _check_network(self) -> None:
+        """Upstream URLs (normalized without a trailing slash), port, and the auth token a non-loopback host needs."""
         for name in ("anthropic_upstream", "openai_upstream"):
             url = getattr(self, name)
             if not isinstance(url, str) or not url.startswith(("http://", "https://")):
                 raise ConfigError(f"ProxyConfig.{name}: must be an http:// or https:// URL (got {url!r})")
             object.__setattr__(self, name, url.rstrip("/"))
-        if self.window is not None and (isinstance(self.window, bool) or self.window < 1000):
-            raise ConfigError(f"ProxyConfig.window: must be at least 1000 tokens (got {self.window!r})")
-        if not 0 < self.trigger_ratio <= 0.9:
-            raise ConfigError(f"ProxyConfig.trigger_ratio: must be in (0, 0.9] (got {self.trigger_ratio})")
-        if self.usage not in ("real", "virtual"):
-            raise ConfigError(f"ProxyConfig.usage: must be 'real' or 'virtual' (got {self.usage!r})")
-        if self.max_body_bytes < 1024:
-            raise ConfigError(f"ProxyConfig.max_body_bytes: must be at least 1024 (got {self.max_body_bytes})")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"ProxyConfig.port: must be 0-65535 (got {self.port})")
         if self.auth_token is not None and len(self.auth_token) < 16:
@@ -127,10 +133,42 @@ class ProxyConfig:
                 f"binding {self.host} makes the proxy reachable from other machines: "
                 "set an auth token (--auth-token, at least 16 characters)"
             )
+
+    def _check_limits(self) -> None:
+        """Windows, trigger, usage mode and body cap."""
+        if self.window is not None and (isinstance(self.window, bool) or self.window < 1000):
+            raise ConfigError(f"ProxyConfig.window: must be at least 1000 tokens (got {self.window!r})")
         for prefix, size in self.windows.items():
             if not isinstance(size, int) or size < 1000:
                 raise ConfigError(f"ProxyConfig.windows[{prefix!r}]: must be at least 1000 tokens (got {size!r})")
-        object.__setattr__(self, "state_dir", Path(self.state_dir))
+        if not 0 < self.trigger_ratio <= 0.9:
+            raise ConfigError(f"ProxyConfig.trigger_ratio: must be in (0, 0.9] (got {self.trigger_ratio})")
+        if self.usage not in ("real", "virtual"):
+            raise ConfigError(f"ProxyConfig.usage: must be 'real' or 'virtual' (got {self.usage!r})")
+        if self.max_body_bytes < 1024:
+            raise ConfigError(f"ProxyConfig.max_body_bytes: must be at least 1024 (got {self.max_body_bytes})")
+
+    def _check_shared_state(self) -> None:
+        """The store and workspace URLs replicas share, and the retention."""
+        if self.store_url is not None:
+            from contextfold._stores import STORE_SCHEMES
+
+            scheme = self.store_url.partition("://")[0].lower().split("+")[0]
+            if "://" not in self.store_url or scheme not in STORE_SCHEMES:
+                raise ConfigError(
+                    "ProxyConfig.store_url: use sqlite:///PATH, redis://HOST:PORT/DB or postgresql://USER@HOST/DB "
+                    f"(got {self.store_url.partition('@')[2] or self.store_url!r})"
+                )
+        if self.workspace_url is not None:
+            from contextfold._workspace._object import is_object_url
+
+            if not is_object_url(self.workspace_url):
+                raise ConfigError(
+                    "ProxyConfig.workspace_url: use s3://BUCKET/PREFIX, gs://BUCKET/PREFIX, az://ACCOUNT/CONTAINER, "
+                    f"file:///ABSOLUTE/DIR or memory:/// (got {self.workspace_url!r})"
+                )
+        if self.retention is not None and not self.retention >= 1:
+            raise ConfigError(f"ProxyConfig.retention: must be at least 1 second, or None (got {self.retention!r})")
 
     def window_for(self, model: str | None) -> int:
         """The window of ``model``: `window` if set, else the longest matching prefix, else `default_window`."""

@@ -45,6 +45,7 @@ from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._stores import LineageRecord, SessionStore
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._object import ObjectRoot, ObjectWorkspace
 from contextfold._workspace._split import offload_oversized_result
 from contextfold.compaction._boundaries import DEFAULT_RULES
 from contextfold.compaction._digest_strategy import DigestStrategy
@@ -165,14 +166,21 @@ class Engine:
         self.store = store
         self.counter = counter
         self.workspace_root = Path(config.state_dir) / "workspace"
+        self._objects = ObjectRoot(config.workspace_url) if config.workspace_url else None
         self._counts: dict[str, int] = {}
         self._canon: dict[str, list[Message]] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else CompactionPolicy()
 
-    def workspace(self, tenant: str) -> LocalWorkspace:
-        """The tenant's workspace: every session of one credential shares it, no other credential sees it."""
+    def workspace(self, tenant: str) -> LocalWorkspace | ObjectWorkspace:
+        """The tenant's workspace: every session of one credential shares it, no other credential sees it.
+
+        Local under the state directory by default; in the object store of ``workspace_url`` when set (replicas
+        that share it offload the same content to the same object and name it the same way).
+        """
+        if self._objects is not None:
+            return self._objects.workspace(tenant)
         return LocalWorkspace(self.workspace_root, tenant)
 
     # -- counting --------------------------------------------------------------------------------
@@ -249,11 +257,20 @@ class Engine:
         head: list[Any],
         client: list[Any],
     ) -> Outcome:
-        hashes = [message_hash(m) for m in client]
-        chains = [""]
-        for h in hashes:
-            chains.append(chain_hash(chains[-1], h))
-        record = await self.store.get_lineage(tenant, session, lineage)
+        # The record's read is sent first and answered while the messages are hashed: with a network store
+        # (Redis, PostgreSQL) its round trip overlaps the one CPU-heavy step instead of following it.
+        reading = asyncio.ensure_future(self.store.get_lineage(tenant, session, lineage))
+        await asyncio.sleep(0)  # let the read go out on the wire
+        try:
+            hashes = [message_hash(m) for m in client]
+            chains = [""]
+            for h in hashes:
+                chains.append(chain_hash(chains[-1], h))
+        except BaseException:
+            reading.cancel()
+            reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved"
+            raise
+        record = await reading
         base = record or LineageRecord(tenant=tenant, session=session, lineage=lineage)
         matched = bool(
             record is not None and 0 < record.covered < len(client) and chains[record.covered] == record.covered_hash
@@ -396,7 +413,8 @@ class Engine:
                 )
                 if ref is not None:
                     n += 1
-                    kept = _with_local_path(kept, workspace.resolve(ref.path), workspace.read_text(ref.path))
+                    where, rest = await _item_view(workspace, ref.path)
+                    kept = _with_local_path(kept, where, rest)
                 blocks.append(kept)
             out.append(cm.replace(content=tuple(blocks)))
         if not n:
@@ -491,7 +509,7 @@ class Engine:
         workspace = self.workspace(tenant)
         ref = await workspace.offload_context(plan.archived)
         plan = plan.with_archive_ref(ref.path)
-        summary = _with_readback_note(plan.summary, ref.path, workspace.resolve(ref.path))
+        summary = _with_readback_note(plan.summary, ref.path, _location(workspace, ref.path))
         compacted_wire = wire[:cut_wire]
         keep = [m for m in compacted_wire if fmt.must_keep(m)]
         next_message = wire[cut_wire] if cut_wire < len(wire) else None
@@ -561,7 +579,21 @@ def _mark_last(replacement: list[Any]) -> list[Any]:
     return out
 
 
-def _with_readback_note(summary: Message, rel: str, path: Path) -> Message:
+def _location(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> str:
+    """Where an item is for a reader without the MCP server: a local path, or the object's URL."""
+    if isinstance(workspace, ObjectWorkspace):
+        return workspace.location(rel)
+    return str(workspace.resolve(rel))
+
+
+async def _item_view(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> tuple[str, str]:
+    """An item's location and its text (read back right after it was written)."""
+    if isinstance(workspace, ObjectWorkspace):
+        return workspace.location(rel), await workspace.aread_text(rel)
+    return str(workspace.resolve(rel)), workspace.read_text(rel)
+
+
+def _with_readback_note(summary: Message, rel: str, path: str) -> Message:
     """The summary with a line saying how to read the archived originals (with or without the MCP server)."""
     note = (
         f"\n\nThe original messages are archived: read them with read_offloaded(path={rel!r}) or search them with "
@@ -573,7 +605,7 @@ def _with_readback_note(summary: Message, rel: str, path: Path) -> Message:
     return summary.replace(content=(TextBlock(text=first.text + note, meta=first.meta), *summary.content[1:]))
 
 
-def _with_local_path(block: ToolResultBlock, path: Path, rest: str) -> ToolResultBlock:
+def _with_local_path(block: ToolResultBlock, path: str, rest: str) -> ToolResultBlock:
     """A cut tool result whose notice also gives the file's local path and the output's last lines."""
     tail = rest[-600:]
     if len(rest) > 600:

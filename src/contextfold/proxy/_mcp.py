@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from contextfold._workspace._local import LocalWorkspace
+from contextfold._workspace._object import ObjectRoot, ObjectWorkspace
 from contextfold._workspace._readback import READ_OFFLOADED_SPEC, SEARCH_OFFLOADED_SPEC, bind_readback_tools
 
 __all__ = ["build_server", "tenant_workspace"]
@@ -34,16 +35,20 @@ _BY_PROXY = " (content the contextfold proxy removed from your context; paths ar
 _BY_PROXY = " (content the contextfold proxy removed from your context; paths are named in its notices)"
 
 
-def tenant_workspace(state_dir: Path | str, tenant: str) -> LocalWorkspace:
-    """The workspace the proxy writes for ``tenant`` under ``state_dir``."""
+def tenant_workspace(
+    state_dir: Path | str, tenant: str, *, workspace_url: str | None = None
+) -> LocalWorkspace | ObjectWorkspace:
+    """The workspace the proxy writes for ``tenant``: under ``state_dir``, or in the object store it offloads to."""
+    if workspace_url:
+        return ObjectRoot(workspace_url).workspace(tenant)
     return LocalWorkspace(Path(state_dir) / "workspace", tenant)
 
 
-def build_server(state_dir: Path | str, tenant: str) -> Any:
+def build_server(state_dir: Path | str, tenant: str, *, workspace_url: str | None = None) -> Any:
     """An `mcp` server (``MCPServer``) exposing the two read-back tools over one tenant's workspace."""
     from mcp.server.mcpserver import MCPServer
 
-    workspace = tenant_workspace(state_dir, tenant)
+    workspace = tenant_workspace(state_dir, tenant, workspace_url=workspace_url)
     tools = bind_readback_tools(workspace)
     server = MCPServer(name="contextfold", instructions=INSTRUCTIONS)
 

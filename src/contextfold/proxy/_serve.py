@@ -48,8 +48,11 @@ def serve(config: ProxyConfig, log: LogSink | None = None, *, banner: str | None
     uvicorn.run(app, host=config.host, port=config.port, log_level="warning", access_log=False, lifespan="on")
 
 
-def serve_mcp(state_dir: Path | str, tenant: str) -> None:
-    """Serve the read-back tools over one tenant's workspace on stdio until the client closes it."""
+def serve_mcp(state_dir: Path | str, tenant: str, *, workspace_url: str | None = None) -> None:
+    """Serve the read-back tools over one tenant's workspace on stdio until the client closes it.
+
+    ``workspace_url``: the object store the proxy offloads to (``--workspace-url``) instead of ``state_dir``.
+    """
     try:
         import anyio
         import mcp  # noqa: F401
@@ -57,4 +60,4 @@ def serve_mcp(state_dir: Path | str, tenant: str) -> None:
         raise MissingExtraError("contextfold mcp", "proxy", "mcp") from None
     from contextfold.proxy._mcp import build_server
 
-    anyio.run(build_server(state_dir, tenant).run_stdio_async)
+    anyio.run(build_server(state_dir, tenant, workspace_url=workspace_url).run_stdio_async)
