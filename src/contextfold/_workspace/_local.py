@@ -62,7 +62,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path, PureWindowsPath
-from typing import BinaryIO
+from typing import BinaryIO, Protocol
 
 from contextfold._errors import ConfigError, InputError, PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
@@ -395,18 +395,30 @@ class LocalWorkspace:
 
     def read_data_block(self, path: str | OffloadRef) -> DataBlock:
         """Rebuild the data block an item was offloaded from."""
-        rel = _rel(path)
-        if rel.endswith(_BLOCK_SUFFIX):
-            block = block_from_dict(json.loads(self.read_text(path)))
-            if not isinstance(block, DataBlock):
-                raise WorkspaceError(f"{rel} does not hold a data block")
-            return block
-        ref = path if isinstance(path, OffloadRef) else self.find(rel)
-        if ref is None or ref.kind != "media":
-            raise WorkspaceError(f"{rel} is not a media item of this workspace")
-        media = ref.media if ref.media in ("image", "audio", "document") else "document"
-        data = base64.b64encode(self.read_bytes(ref)).decode("ascii")
-        return DataBlock(media=media, media_type=ref.media_type, data=data)  # type: ignore[arg-type]
+        return data_block_of(self, path, _rel(path))
+
+
+class _ItemReader(Protocol):
+    """What rebuilding a data block needs of a workspace (the local one and the object one)."""
+
+    def find(self, path: str) -> OffloadRef | None: ...
+    def read_bytes(self, path: str | OffloadRef) -> bytes: ...
+    def read_text(self, path: str | OffloadRef) -> str: ...
+
+
+def data_block_of(workspace: _ItemReader, path: str | OffloadRef, rel: str) -> DataBlock:
+    """The data block item ``rel`` (``path`` as given) was offloaded from: a whole block, or media bytes."""
+    if rel.endswith(_BLOCK_SUFFIX):
+        block = block_from_dict(json.loads(workspace.read_text(rel)))
+        if not isinstance(block, DataBlock):
+            raise WorkspaceError(f"{rel} does not hold a data block")
+        return block
+    ref = path if isinstance(path, OffloadRef) and path.media_type else workspace.find(rel)
+    if ref is None or ref.kind != "media":
+        raise WorkspaceError(f"{rel} is not a media item of this workspace")
+    media = ref.media if ref.media in ("image", "audio", "document") else "document"
+    data = base64.b64encode(workspace.read_bytes(rel)).decode("ascii")
+    return DataBlock(media=media, media_type=ref.media_type, data=data)  # type: ignore[arg-type]
 
 
 def _rel(path: str | OffloadRef) -> str:

@@ -30,7 +30,6 @@ folder is always prepended, so no path can name another owner's objects.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import json
@@ -44,10 +43,9 @@ from urllib.parse import urlsplit
 
 from contextfold._errors import ConfigError, PathRefusedError, WorkspaceError
 from contextfold._messages import DataBlock, Message
-from contextfold._workspace._codec import block_from_dict, dumps_canonical, messages_from_jsonl
-from contextfold._workspace._local import _check_relative
+from contextfold._workspace._codec import dumps_canonical, messages_from_jsonl
+from contextfold._workspace._local import _check_relative, data_block_of
 from contextfold._workspace._naming import (
-    _BLOCK_SUFFIX,
     SUBDIRS,
     Payload,
     payload_for_context,
@@ -323,18 +321,7 @@ class ObjectWorkspace:
 
     def read_data_block(self, path: str | OffloadRef) -> DataBlock:
         """Rebuild the data block an item was offloaded from (its index record gives the media kind and type)."""
-        rel = _checked(path)
-        if rel.endswith(_BLOCK_SUFFIX):
-            block = block_from_dict(json.loads(self.read_text(rel)))
-            if not isinstance(block, DataBlock):
-                raise WorkspaceError(f"{rel} does not hold a data block")
-            return block
-        ref = path if isinstance(path, OffloadRef) and path.media_type else self.find(rel)
-        if ref is None or ref.kind != "media":
-            raise WorkspaceError(f"{rel} is not a media item of this workspace")
-        media = ref.media if ref.media in ("image", "audio", "document") else "document"
-        data = base64.b64encode(self.read_bytes(rel)).decode("ascii")
-        return DataBlock(media=media, media_type=ref.media_type, data=data)  # type: ignore[arg-type]
+        return data_block_of(self, path, _checked(path))
 
     def resolve(self, path: str | OffloadRef) -> Path:
         """A local copy of the item (objects are immutable: copied once per process into a private folder)."""
