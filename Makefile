@@ -36,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 test: lint typecheck
-	$(BIN)/python -m pytest --cov --cov-report=term:skip-covered --cov-fail-under=80
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --cov --cov-report=term:skip-covered --cov-fail-under=80
 
 # End to end: the real Claude Code and Codex CLI (pinned in tests/e2e/agent_clients.py), installed from npm on first use
 # into a cache outside the repository, run against scripted upstreams, direct and through `contextfold proxy`.
