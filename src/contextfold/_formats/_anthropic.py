@@ -30,6 +30,7 @@ from contextfold._formats._common import (
     media_placeholder,
     parse_user_text,
     render_hint,
+    tool_definitions,
     type_name,
 )
 from contextfold._formats._openai import FILE_ID_SCHEME
@@ -536,14 +537,8 @@ def _data_block(block: DataBlock) -> dict[str, Any]:
 
 def tools_from_anthropic(tools: Sequence[Mapping[str, Any]] | None) -> list[ToolSpec]:
     """Convert Anthropic ``tools`` definitions (``None`` gives no tools)."""
-    if tools is None:
-        return []
-    if not isinstance(tools, Sequence) or isinstance(tools, str | bytes):
-        raise InputError(f"'tools' must be a list, found {type_name(tools)}")
     out: list[ToolSpec] = []
-    for n, tool in enumerate(tools):
-        if not isinstance(tool, Mapping):
-            raise InputError(f"tool {n} must be an object, found {type_name(tool)}")
+    for n, tool in tool_definitions(tools):
         name = tool.get("name")
         ttype = tool.get("type")
         schema = tool.get("input_schema")

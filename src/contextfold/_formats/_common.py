@@ -5,9 +5,10 @@ Kept apart so that `_openai` and `_anthropic` do not import each other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from contextfold._errors import InputError
 from contextfold._markers import HINT_PREFIX, HINT_SUFFIX, hint_body, render_hint
 from contextfold._messages import DataBlock, HintBlock, TextBlock
 
@@ -46,6 +47,18 @@ def split_data_url(url: str) -> tuple[str, str] | None:
     if not sep or not header.endswith(";base64"):
         return None
     return header[5:-7], payload
+
+
+def tool_definitions(tools: Sequence[Mapping[str, Any]] | None) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """The ``tools`` of a request, each with its index, checked to be a list of objects (``None``: none)."""
+    if tools is None:
+        return
+    if not isinstance(tools, Sequence) or isinstance(tools, str | bytes):
+        raise InputError(f"'tools' must be a list, found {type_name(tools)}")
+    for n, tool in enumerate(tools):
+        if not isinstance(tool, Mapping):
+            raise InputError(f"tool {n} must be an object, found {type_name(tool)}")
+        yield n, tool
 
 
 def type_name(value: Any) -> str:

@@ -21,6 +21,7 @@ from contextfold._formats._common import (
     parse_user_text,
     render_hint,
     split_data_url,
+    tool_definitions,
     type_name,
 )
 from contextfold._messages import (
@@ -609,14 +610,8 @@ def _render_result(block: ToolResultBlock, pending: list[dict[str, Any]]) -> dic
 
 def tools_from_openai(tools: Sequence[Mapping[str, Any]] | None) -> list[ToolSpec]:
     """Convert OpenAI ``tools`` definitions (``None`` gives no tools)."""
-    if tools is None:
-        return []
-    if not isinstance(tools, Sequence) or isinstance(tools, str | bytes):
-        raise InputError(f"'tools' must be a list, found {type_name(tools)}")
     out: list[ToolSpec] = []
-    for n, tool in enumerate(tools):
-        if not isinstance(tool, Mapping):
-            raise InputError(f"tool {n} must be an object, found {type_name(tool)}")
+    for n, tool in tool_definitions(tools):
         fn = tool.get("function")
         if tool.get("type") != "function" or not isinstance(fn, Mapping):
             # Custom and hosted tools: keep them verbatim, name them as best we can.

@@ -36,7 +36,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from contextfold._errors import InputError
-from contextfold._formats._common import extras, media_placeholder, parse_user_text, render_hint, split_data_url
+from contextfold._formats._common import (
+    extras,
+    media_placeholder,
+    parse_user_text,
+    render_hint,
+    split_data_url,
+    tool_definitions,
+)
 from contextfold._formats._common import type_name as _type_name
 from contextfold._messages import (
     DataBlock,
@@ -539,14 +546,8 @@ def _reorder(d: dict[str, Any], keys: tuple[str, ...] | None) -> dict[str, Any]:
 
 def tools_from_responses(tools: Sequence[Mapping[str, Any]] | None) -> list[ToolSpec]:
     """Convert Responses ``tools`` (flat ``{"type": "function", "name", ...}``); other tools are kept verbatim."""
-    if tools is None:
-        return []
-    if not isinstance(tools, Sequence) or isinstance(tools, str | bytes):
-        raise InputError(f"'tools' must be a list, found {_type_name(tools)}")
     out: list[ToolSpec] = []
-    for n, tool in enumerate(tools):
-        if not isinstance(tool, Mapping):
-            raise InputError(f"tool {n} must be an object, found {_type_name(tool)}")
+    for n, tool in tool_definitions(tools):
         name = tool.get("name")
         params = tool.get("parameters")
         description = tool.get("description")
