@@ -220,6 +220,10 @@ def test_processes_race_one_winner_per_round(store_url: str, tmp_path: Path) -> 
         for p in procs:
             if p.poll() is None:
                 p.kill()
+            for stream in (p.stdout, p.stderr):  # closed here, not left to the garbage collector
+                if stream is not None:
+                    stream.close()
+            p.wait()
     assert all(p.returncode == 0 for p in procs), [err for _, err in outputs]
     lines = [line.split() for out, _ in outputs for line in out.splitlines()]
     for r in ("1", "2", "3"):

@@ -64,10 +64,11 @@ class SQLiteStore:
         if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(_SCHEMA)
-            conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            try:
+                _retry_while_locked(lambda: _prepare(conn), self._timeout)
+            except BaseException:
+                conn.close()
+                raise
             self._conn = conn
         return self._conn
 
@@ -178,6 +179,46 @@ class SQLiteStore:
                     self._conn = None
 
         await asyncio.to_thread(close)
+
+
+def _prepare(conn: sqlite3.Connection) -> None:
+    """WAL journal, then the schema in one write transaction (taken up front, so it waits on the busy timeout)."""
+    (mode,) = conn.execute("PRAGMA journal_mode").fetchone()
+    if str(mode).lower() != "wal":
+        conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _retry_while_locked(step: Callable[[], None], timeout: float) -> None:
+    """Run `step`, again while another process holds the file (until `timeout`).
+
+    Several processes opening a new file at once race for the switch to WAL and
+    the schema; SQLite reports some of those collisions as "database is locked"
+    at once, without waiting on the busy timeout.
+    """
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            busy = "locked" in str(exc) or "busy" in str(exc)
+            if not busy or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _with_version(record: LineageRecord, version: int) -> LineageRecord:
