@@ -958,8 +958,8 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
 
 
 SWEEP: list[dict[str, Any]] = [
-    {"background": False},
-    {"precompute_ratio": 0.8},
+    {"precompute": "off"},
+    {"precompute": "replacement"},
     {"offload_tokens": 4000},
     {"offload_tokens": 2000},
     {"offload_tokens": 1000},

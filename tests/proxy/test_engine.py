@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -387,23 +388,33 @@ def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> 
     # On the request path (no precomputation) the plan (summary plus the newest messages kept verbatim) aims at
     # target_ratio of the room.
     inline = _engine(tmp_path / "inline", window=8000)
-    inline.policy = CompactionPolicy(background=False)
+    inline.policy = CompactionPolicy(precompute="off")
     _, after = _session_sizes(inline)
     assert after
     assert all(t <= room * policy.target_ratio * 1.1 for t in after), after
     # Precomputed from the history's prefix at the pre-trigger: plus what the session added until the trigger.
-    _, after = _session_sizes(_engine(tmp_path / "background", window=8000))
+    ahead = _engine(tmp_path / "background", window=8000)
+    ahead.policy = CompactionPolicy(precompute="replacement")
+    _, after = _session_sizes(ahead)
     assert after
     slack = room * (1 - policy.precompute_ratio) + turn
     assert all(t <= room * policy.target_ratio * 1.1 + slack for t in after), after
 
 
+def _policy_engine(path: Path, precompute: str) -> Engine:
+    from contextfold.proxy._engine import CompactionPolicy
+
+    engine = _engine(path, window=8000)
+    engine.policy = CompactionPolicy(precompute=precompute)
+    return engine
+
+
 async def _drive(
-    path: Path, turns: int, *, settle: bool, restart: bool = False, log: list[str] | None = None
+    path: Path, turns: int, *, settle: bool, restart: bool = False, precompute: str = "replacement"
 ) -> list[Outcome]:
     """A plain growing session at window 8000; ``settle``: the model thinks (background work ends) between
     requests; ``restart``: a new engine (empty memory) on the same store for every request."""
-    engine = _engine(path, window=8000)
+    engine = _policy_engine(path, precompute)
     history: list[Any] = []
     outs: list[Outcome] = []
     for n in range(turns):
@@ -414,7 +425,7 @@ async def _drive(
         if restart:
             await engine.aclose()
             await engine.store.aclose()
-            engine = _engine(path, window=8000)
+            engine = _policy_engine(path, precompute)
         history.append({"role": "assistant", "content": f"a{n} " + "ok " * 50})
     await engine.aclose()
     await engine.store.aclose()
@@ -459,9 +470,12 @@ def test_the_next_replacement_is_precomputed_and_the_same_bytes_however_it_is_re
         assert ahead.replacement == main.replacement
 
 
-def test_a_request_between_pre_trigger_and_trigger_goes_out_unchanged_and_starts_one_task(tmp_path: Path) -> None:
+@pytest.mark.parametrize("precompute", ["warm", "replacement"])
+def test_a_request_between_pre_trigger_and_trigger_goes_out_unchanged_and_starts_one_task(
+    tmp_path: Path, precompute: str
+) -> None:
     async def run() -> None:
-        engine = _engine(tmp_path, window=8000)
+        engine = _policy_engine(tmp_path, precompute)
         history: list[Any] = []
         for n in range(40):
             history.append({"role": "user", "content": f"u{n} " + "word " * 300})
@@ -485,9 +499,11 @@ def test_a_failing_background_compaction_is_logged_and_the_trigger_still_compact
     lines: list[str] = []
 
     async def run() -> list[Outcome]:
+        from contextfold.proxy._engine import CompactionPolicy
+
         config = ProxyConfig(window=8000, state_dir=tmp_path)
         store = SQLiteStore(tmp_path / "state.sqlite3")
-        engine = Engine(config, store, BytesCounter(), log=lines.append)
+        engine = Engine(config, store, BytesCounter(), CompactionPolicy(precompute="replacement"), log=lines.append)
         history: list[Any] = []
         outs: list[Outcome] = []
         broke = False
@@ -508,3 +524,20 @@ def test_a_failing_background_compaction_is_logged_and_the_trigger_still_compact
     outs = asyncio.run(run())
     assert any("background compaction failed" in line for line in lines), lines
     assert sum(o.compacted for o in outs) >= 1
+
+
+def test_warming_the_caches_forwards_the_same_bytes_as_compacting_cold(tmp_path: Path) -> None:
+    """The default precomputation only warms caches: the request at the trigger compacts its own history, byte for
+    byte what an engine without any background work forwards (the digest of that history, nothing earlier)."""
+    import shutil
+
+    def fresh(kind: str, **kw: Any) -> list[Outcome]:
+        folder = tmp_path / "state"
+        shutil.rmtree(folder, ignore_errors=True)
+        return asyncio.run(_drive(folder, 40, **kw))
+
+    cold = fresh("off", settle=True, precompute="off")
+    warm = fresh("warm", settle=True, precompute="warm")
+    hurried = fresh("warm-hurried", settle=False, precompute="warm")
+    assert sum(o.compacted for o in cold) >= 2
+    assert [o.body for o in warm] == [o.body for o in cold] == [o.body for o in hurried]

@@ -81,6 +81,8 @@ _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
+_NOTICE_MARGIN = 1000
+"""Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
 NEXT_SUFFIX = "+next"
 """Store key suffix of a lineage's precomputed next replacement (``lineage + NEXT_SUFFIX``)."""
 
@@ -149,10 +151,19 @@ class CompactionPolicy:
     summary_ratio: float = 0.4
     reserve_ratio: float = 0.1
     min_recent_messages: int = 2
+    precompute: str = "warm"
+    """What happens in the background once the forwarded request passes ``precompute_ratio`` of the trigger:
+
+    - ``"warm"`` (default): the plan of that request's history runs in the engine's worker thread and is dropped;
+      what it leaves cached (each message's canonical form, counts and facts) makes the compaction at the trigger,
+      which still compacts that request's own history (the same bytes as ``"off"``), about twice as fast;
+    - ``"replacement"``: the next replacement itself is computed from the history's shortest prefix past the
+      pre-trigger, stored under ``lineage + NEXT_SUFFIX`` by compare-and-set, and promoted by the request at the
+      trigger (no compaction on the request path; costlier sessions, see ``docs/proxy.md``);
+    - ``"off"``: nothing; the request at the trigger compacts on the request path.
+    """
     precompute_ratio: float = 0.9
-    """Share of the trigger from which the next replacement is computed in the background (off the request path)."""
-    background: bool = True
-    """False: compact on the request path at the trigger, from that request's history (no precomputation)."""
+    """Share of the trigger from which the background work starts."""
     offload_tokens: int = 0
     """A new tool result above this many tokens is cut and offloaded when it first arrives (0: the library's
     ``result_limit``, a quarter of the budget); lower saves its tokens on every later request."""
@@ -375,8 +386,9 @@ class Engine:
             message = client[i]
             if h in rewrites or not fmt.has_tool_result(message):
                 continue
-            if self._count(fmt, h, message) <= limit:
-                continue
+            size = self._count(fmt, h, message)
+            if size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN):
+                continue  # below the policy's own threshold a cut must save more than its notice adds
             rewritten, n = await self._offload(fmt, i, message, tenant, limit)
             if n:
                 rewrites[h] = rewritten
@@ -448,7 +460,15 @@ class Engine:
         policy = self.policy
         pre = int(ctx.trigger_tokens * policy.precompute_ratio)
         hard = (ctx.trigger_tokens + window) // 2
-        if policy.background and pre < tokens <= ctx.trigger_tokens:
+        if policy.precompute == "warm" and pre < tokens <= ctx.trigger_tokens:
+            if not self._started(key, record):
+                loop = asyncio.get_running_loop()
+                warming = loop.run_in_executor(self._executor(), self._prepare, job, record, forwarded)
+                task = asyncio.ensure_future(_discard(warming))
+                task.add_done_callback(functools.partial(self._done, key))
+                self._next[key] = _Next(basis=record.compactions, task=task)
+            return record, forwarded, tokens, False
+        if policy.precompute == "replacement" and pre < tokens <= ctx.trigger_tokens:
             if not self._started(key, record):
                 prefix = self._prefix(job, record, forwarded, fixed, pre)
                 if prefix is not None:
@@ -456,7 +476,7 @@ class Engine:
             return record, forwarded, tokens, False
         if tokens <= ctx.trigger_tokens:
             return record, forwarded, tokens, False
-        if policy.background and tokens <= hard:
+        if policy.precompute == "replacement" and tokens <= hard:
             made = await self._next_record(key, record, job, self._prefix(job, record, forwarded, fixed, pre))
             if made is not None:
                 forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
@@ -482,11 +502,28 @@ class Engine:
             total += self._count(fmt, "rw:" + h, element) if h in record.rewrites else self._count(fmt, h, element)
             if total > pre:
                 k = i + 1
-                if k - record.covered < 2:
+                while k < len(client) and not self._ends_turn(fmt, client, hashes, k):
+                    k += 1  # to the end of the turn: the whole prefix may be compacted, never a call without its result
+                if k - record.covered < 2 or not self._ends_turn(fmt, client, hashes, k):
                     return None
-                cut = replace(job, client=client[:k], hashes=hashes[:k], chains=job.chains[: k + 1])
+                cut = replace(job, client=client[:k], hashes=hashes[:k], chains=job.chains[: k + 1], whole=True)
                 return cut, forwarded[: offset + k - record.covered]
         return None
+
+    def _ends_turn(self, fmt: WireFormat, client: list[Any], hashes: list[str], k: int) -> bool:
+        """Whether the client's turn ends after message ``k - 1``: a cut there separates nothing.
+
+        Decided from the history alone, the same from any later request: message ``k - 1`` is not the model's
+        nor glued to the next, and the next is the model's (or there is none yet: a request ends with the client's
+        own turn, and the model's answer comes next).
+        """
+        last = client[k - 1]
+        if fmt.glued_to_next(last) or self._canonical(fmt, k - 1, last, hashes[k - 1])[-1].role == "assistant":
+            return False
+        if k == len(client):
+            return True
+        following = self._canonical(fmt, k, client[k], hashes[k])
+        return bool(following) and following[0].role == "assistant"
 
     # -- the precomputed next replacement --------------------------------------------------------
 
@@ -645,9 +682,19 @@ class Engine:
     # -- compaction ------------------------------------------------------------------------------
 
     def _plan(
-        self, strategy: DigestStrategy, messages: list[Message], ctx: ContextConfig, fixed: int, ratio: float
+        self,
+        strategy: DigestStrategy,
+        messages: list[Message],
+        ctx: ContextConfig,
+        fixed: int,
+        ratio: float,
+        *,
+        recent: bool = True,
     ) -> CompactionPlan | None:
-        """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there)."""
+        """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there).
+
+        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part).
+        """
         policy = self.policy
         budget = int((ctx.trigger_tokens - fixed) * ratio)
         if budget <= 1000:
@@ -656,8 +703,8 @@ class Engine:
             update={
                 "window": math.ceil(budget * ctx.safety_margin / ctx.trigger_ratio),
                 "summary_ratio": policy.summary_ratio,
-                "reserve_ratio": min(policy.reserve_ratio, ctx.trigger_ratio / 2),
-                "min_recent_messages": policy.min_recent_messages,
+                "reserve_ratio": min(policy.reserve_ratio, ctx.trigger_ratio / 2) if recent else 0.0,
+                "min_recent_messages": policy.min_recent_messages if recent else 0,
             }
         )
         try:
@@ -717,7 +764,8 @@ class Engine:
                 owner.append(w)
                 glued = w > 0 and fmt.glued_to_next(wire[w - 1])
                 safe.append(k == 0 and not glued)
-        safe.append(False)  # never compact everything: the client's newest message always goes out as sent
+        # Never compact everything: the client's newest message always goes out as sent (a prefix's end is not it).
+        safe.append(job.whole)
         lo = len(system)
         tools_tokens = _tools_tokens(self.counter, job.body) + kept_tokens
         strategy = DigestStrategy(rules=(*DEFAULT_RULES, _AlignRule(lo, safe)))
@@ -726,7 +774,7 @@ class Engine:
         # The policy's depth first; when the newest turn does not fit it, step by step up to the shallowest cut.
         target = self.policy.target_ratio
         for ratio in dict.fromkeys((target, *(r for r in _FALLBACK_TARGETS if r > target))):
-            plan = self._plan(strategy, messages, job.ctx, tools_tokens, ratio)
+            plan = self._plan(strategy, messages, job.ctx, tools_tokens, ratio, recent=not job.whole)
             if plan is not None:
                 break
         if plan is None:
@@ -735,7 +783,8 @@ class Engine:
         cut_wire = owner[cut] if cut < len(owner) else len(wire)
         if cut_wire == 0:
             return None
-        if (record.covered + (cut_wire - rep_len) if cut_wire >= rep_len else record.covered) >= len(client):
+        limit = len(client) + 1 if job.whole else len(client)
+        if (record.covered + (cut_wire - rep_len) if cut_wire >= rep_len else record.covered) >= limit:
             return None
         return plan, wire, cut_wire, rep_len
 
@@ -760,7 +809,7 @@ class Engine:
         else:
             new_covered = record.covered
             carried = wire[cut_wire:rep_len]
-        if new_covered >= len(client):
+        if new_covered >= (len(client) + 1 if job.whole else len(client)):
             return None
         ordered = [*keep, *rendered] if fmt.keep_first else [*rendered, *keep]
         replacement = strip_breakpoints([*ordered, *carried])
@@ -795,6 +844,9 @@ class _Job:
     chains: list[str]
     tenant: str
     ctx: ContextConfig
+    whole: bool = False
+    """A precomputation over a prefix of the history: it may compact all of it (the messages after the prefix are
+    the recent part the request at the trigger keeps), and keeps no recent messages of its own."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -810,6 +862,11 @@ class _Raw:
     """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
 
     data: bytes
+
+
+async def _discard(work: Any) -> None:
+    """Await ``work`` and drop its result (a cache warm-up)."""
+    await work
 
 
 def _tools_tokens(counter: TokenCounter, body: Mapping[str, Any]) -> int:
