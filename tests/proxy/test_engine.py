@@ -337,9 +337,11 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
         }
     )
     msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
-    outcome = asyncio.run(
-        _engine(tmp_path, window=40_000).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT)
-    )
+    from contextfold.proxy._engine import CompactionPolicy
+
+    engine = _engine(tmp_path, window=40_000)
+    engine.policy = CompactionPolicy(offload_tokens=0)  # the newest result stays whole: the cut must fall before it
+    outcome = asyncio.run(engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
     assert outcome.compacted and outcome.tokens_after <= 32_000
     forwarded = orjson.loads(outcome.body or b"")["messages"]
     assert forwarded[-2:] == msgs[-2:]
@@ -541,3 +543,36 @@ def test_warming_the_caches_forwards_the_same_bytes_as_compacting_cold(tmp_path:
     hurried = fresh("warm-hurried", settle=False, precompute="warm")
     assert sum(o.compacted for o in cold) >= 2
     assert [o.body for o in warm] == [o.body for o in cold] == [o.body for o in hurried]
+
+
+def test_a_new_result_above_the_policy_threshold_is_cut_at_first_sight_and_spliced_the_same_later(
+    tmp_path: Path,
+) -> None:
+    """Far below the window, a result above ``offload_tokens`` (by more than its notice) is cut when it arrives;
+    one just above the threshold is left whole (its cut would cost more than it saves)."""
+
+    async def run() -> None:
+        engine = _engine(tmp_path, window=200_000)
+        limit = engine.policy.offload_tokens
+        assert limit > 0
+        big = "line of output\n" * (limit * 4 // 15 * 3)  # about 3x the threshold (BytesCounter: 4 bytes a token)
+        small = "x" * ((limit + 300) * 4)  # above the threshold by less than a notice
+        history: list[Any] = [{"role": "user", "content": "go"}]
+        for n, text in enumerate((big, small)):
+            history.append(
+                {"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "sh", "input": {}}]}
+            )
+            history.append(
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": text}]}
+            )
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history[:3])), {}, TENANT)
+        assert first.offloads == 1 and first.body is not None and first.tokens_after < first.tokens_before
+        second = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert second.offloads == 0 and second.body is not None
+        sent = orjson.loads(second.body)["messages"]
+        assert sent[:3] == orjson.loads(first.body)["messages"]  # the same cut spliced again
+        assert sent[3:] == history[3:]  # the one just above the threshold went out whole
+        await engine.aclose()
+        await engine.store.aclose()
+
+    asyncio.run(run())

@@ -164,9 +164,10 @@ class CompactionPolicy:
     """
     precompute_ratio: float = 0.9
     """Share of the trigger from which the background work starts."""
-    offload_tokens: int = 0
-    """A new tool result above this many tokens is cut and offloaded when it first arrives (0: the library's
-    ``result_limit``, a quarter of the budget); lower saves its tokens on every later request."""
+    offload_tokens: int = 2000
+    """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
+    first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
+    what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
 
 
 class _AlignRule:
