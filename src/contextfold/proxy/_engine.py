@@ -81,6 +81,8 @@ _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
+_WARM_STEP = 0.2
+"""The early warm-up starts this much of the trigger before ``CompactionPolicy.precompute_ratio``."""
 _NOTICE_MARGIN = 1000
 """Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
 NEXT_SUFFIX = "+next"
@@ -461,13 +463,18 @@ class Engine:
         policy = self.policy
         pre = int(ctx.trigger_tokens * policy.precompute_ratio)
         hard = (ctx.trigger_tokens + window) // 2
-        if policy.precompute == "warm" and pre < tokens <= ctx.trigger_tokens:
-            if not self._started(key, record):
+        early = int(ctx.trigger_tokens * max(0.0, policy.precompute_ratio - _WARM_STEP))
+        if policy.precompute == "warm" and early < tokens <= ctx.trigger_tokens:
+            # Two warm-ups per compaction: one early (most messages, time to finish), one close to the trigger (the
+            # messages since); a negative basis never matches a replacement's.
+            basis = -1 - (2 * record.compactions + (tokens > pre))
+            entry = self._next.get(key)
+            if entry is None or (entry.basis != basis and entry.task.done()):
                 loop = asyncio.get_running_loop()
                 warming = loop.run_in_executor(self._executor(), self._prepare, job, record, forwarded)
                 task = asyncio.ensure_future(_discard(warming))
                 task.add_done_callback(functools.partial(self._done, key))
-                self._next[key] = _Next(basis=record.compactions, task=task)
+                self._next[key] = _Next(basis=basis, task=task)
             return record, forwarded, tokens, False
         if policy.precompute == "replacement" and pre < tokens <= ctx.trigger_tokens:
             if not self._started(key, record):
