@@ -46,6 +46,7 @@ from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
+from contextfold._guard._sieve import may_match
 from contextfold._guard._views import view_findings
 
 __all__ = ["scan_injection"]
@@ -890,6 +891,10 @@ def _plain_scan(text: str) -> list[Finding]:
     return _scan(text, views=False, learned=False)
 
 
+def _unsieved_plain_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False, learned=False, sieve=False)
+
+
 def _learned_findings(
     text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
 ) -> list[Finding]:
@@ -922,11 +927,25 @@ _LEARNED_ID = "learned.injection"
 _TEMPLATE_TOKENS = frozenset({"role.chatml", "role.inst"})
 
 
-def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
+def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Finding]:
+    """`scan_injection` (``views``: and its views; ``learned``: and the learned model).
+
+    ``sieve`` False: every text takes the anchors, gates and windows, also where `contextfold._guard._sieve` proves
+    that no rule can match (what the tests compare against; the views' scans then skip the sieve too).
+    """
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
+    if sieve and not may_match(raw):
+        # No rule can match anywhere in the text: only the letter runs are needed (the views and the learned model
+        # read them), the same runs `_anchor_hits` returns (its parts are cut at newlines, which no run crosses).
+        rules: list[_Rule] = []
+        hits: dict[_Key, list[int]] = {}
+        starts: AbstractSet[bytes] = frozenset()
+        toks: set[bytes] | None = None
+        runs = _tokens(raw, letters, 0, len(raw))
+    else:
+        rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
     spaced = b" " + letters + b" "
     findings: list[Finding] = []
     if rules:
@@ -946,7 +965,9 @@ def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(text, raw, spaced, runs, _plain_scan, norm.invisible)
+        findings += view_findings(
+            text, raw, spaced, runs, _plain_scan if sieve else _unsieved_plain_scan, norm.invisible
+        )
     if learned:
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:

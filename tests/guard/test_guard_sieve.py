@@ -1,0 +1,122 @@
+"""The rule sieve (`contextfold._guard._sieve`) never drops a finding: it matches wherever a rule can match.
+
+Checked three ways: for every rule, strings generated from the rule's own regex (hypothesis ``from_regex``, so the
+check follows the rule table when it changes) hold a match of the rule's approximation and of the whole sieve;
+for every string of the guard corpus the scan with the sieve equals the scan without it (learned model on and
+off); and for texts built from rule anchors, heads, gate words, corpus attacks and noise (non-ASCII letters,
+escaped blanks, windows' edges cut mid-word) the same equality holds.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import re2
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contextfold._guard import _scan
+from contextfold._guard._normalize import fold_bytes
+from contextfold._guard._rules import _RULES, _Rule
+from contextfold._guard._sieve import approximation, may_match
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "guard"
+
+
+def _options() -> re2.Options:
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True
+    options.log_errors = False
+    return options
+
+
+def _texts() -> list[str]:
+    out: list[str] = []
+    for path in sorted(DATA.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip():
+                out.append(json.loads(line)["text"])
+    return out
+
+
+def _bytes_of(folded: str) -> bytes:
+    """What the scan reads for a folded text: one byte per character, ``?`` outside ASCII."""
+    return folded.encode("ascii", "replace")
+
+
+@pytest.mark.parametrize("rule", _RULES, ids=[rule.rule_id for rule in _RULES])
+def test_each_rule_approximation_matches_what_the_rule_matches(rule: _Rule) -> None:
+    pattern = rule.pattern
+    approx = re2.compile(approximation(pattern), _options())
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.from_regex(pattern))
+    def check(text: str) -> None:
+        # The rules read folded (lower-case) text; a string ``from_regex`` gives is read as such.
+        assert pattern.search(text) is not None
+        raw = _bytes_of(text)
+        assert approx.search(raw) is not None, (pattern.pattern[:80], text)
+        assert may_match(raw)
+
+    check()
+
+
+def test_sieve_clears_plain_tool_output_and_catches_corpus_attacks() -> None:
+    # What makes it pay: ordinary text holds no approximate match; and every corpus string a rule matches is kept.
+    assert not may_match(b"total 48\ndrwxr-xr-x  5 user staff  160 jan  2 10:00 src\n-rw-r--r-- 1 user staff 12 readme")
+    assert not may_match(b"def test_user_message(self):\n    assert parse(args) == expected  # ignore whitespace\n")
+    kept = 0
+    for text in _texts():
+        norm, raw = fold_bytes(text)
+        if any(rule.pattern.search(norm.text) for rule in _RULES):
+            assert may_match(raw), text[:120]
+            kept += 1
+    assert kept > 500
+
+
+def test_scan_with_sieve_equals_scan_without_on_the_corpus() -> None:
+    for text in _texts():
+        for learned in (True, False):
+            fast = _scan._scan(text, views=True, learned=learned)
+            exact = _scan._scan(text, views=True, learned=learned, sieve=False)
+            assert fast == exact, text[:120]
+
+
+def _pieces() -> list[str]:
+    """Rule anchors, heads, gate and start words, and short attacks of the corpus: what a rule match is built of."""
+    words: set[str] = set()
+    for rule in _RULES:
+        words.update(lit.decode() for lit, _before, _kind in rule.anchors)
+        words.update(head.decode() for head, _kind in rule.heads)
+        words.update(w.decode() for group in rule.gate for w in group)
+    attacks = [t for t in _texts() if len(t) < 200][:300]
+    return sorted(words) + attacks
+
+
+_PIECES = _pieces()
+_NOISE = st.sampled_from(
+    [" ", "  ", "\n", "\\n", ": ", '"', "'", "#", "<", ">", "|", "_", "é", "中", "ß", "x", ", ", "."]
+)
+_TEXTS = st.lists(st.one_of(st.sampled_from(_PIECES), _NOISE, st.text(max_size=6)), max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_TEXTS, st.booleans())
+def test_scan_with_sieve_equals_scan_without_on_built_texts(text: str, upper: bool) -> None:
+    if upper:
+        text = text.upper()
+    for learned in (True, False):
+        assert _scan._scan(text, views=True, learned=learned) == _scan._scan(
+            text, views=True, learned=learned, sieve=False
+        )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8), st.integers(0, 40_000))
+def test_sieve_is_sound_in_large_texts_cut_in_parts(pieces: list[str], pad: int) -> None:
+    # Over 32 KB the scan reads the text in parts cut at newlines; the sieve reads it whole.
+    text = ("log line without anything\n" * (pad // 26 + 1300)) + " ".join(pieces) + "\n" + "tail\n" * 50
+    assert _scan._scan(text, views=True, learned=True) == _scan._scan(text, views=True, learned=True, sieve=False)
