@@ -483,7 +483,7 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
 
 
 def _anchor_hits(
-    raw: bytes, letters: bytes
+    raw: bytes, letters: bytes, runs: set[bytes] | None = None
 ) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None, set[bytes]]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
@@ -491,13 +491,13 @@ def _anchor_hits(
     letter runs of the text; then the text's letter runs when it is one part (else None), and last the letter runs
     of the whole text (the union of the parts' in a large text: the views read them). Only the anchors
     of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
-    consecutive parts that need it).
+    consecutive parts that need it). ``runs``: the letter runs of the whole text when already computed.
     """
     n = len(raw)
     hits: dict[_Key, list[int]] = {}
     active: set[int] = set()
     if n <= 2 * _CHUNK:
-        toks = _tokens(raw, letters, 0, n)
+        toks = _tokens(raw, letters, 0, n) if runs is None else runs
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
             return [], hits, frozenset(), toks, toks
@@ -936,16 +936,17 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    if sieve and not may_match(raw):
-        # No rule can match anywhere in the text: only the letter runs are needed (the views and the learned model
-        # read them), the same runs `_anchor_hits` returns (its parts are cut at newlines, which no run crosses).
+    # The letter runs: the views and the learned model read them, and so does the scan of a text of one part. The
+    # same runs as `_anchor_hits` gives for a larger one (its parts are cut at newlines, which no run crosses).
+    runs = _tokens(raw, letters, 0, len(raw))
+    if sieve and not may_match(raw, runs):
+        # No rule can match anywhere in the text (`contextfold._guard._sieve`): no anchors, gates or windows.
         rules: list[_Rule] = []
         hits: dict[_Key, list[int]] = {}
         starts: AbstractSet[bytes] = frozenset()
         toks: set[bytes] | None = None
-        runs = _tokens(raw, letters, 0, len(raw))
     else:
-        rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
+        rules, hits, starts, toks, runs = _anchor_hits(raw, letters, runs)
     spaced = b" " + letters + b" "
     findings: list[Finding] = []
     if rules:
