@@ -930,16 +930,18 @@ _TEMPLATE_TOKENS = frozenset({"role.chatml", "role.inst"})
 def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Finding]:
     """`scan_injection` (``views``: and its views; ``learned``: and the learned model).
 
-    ``sieve`` False: every text takes the anchors, gates and windows, also where `contextfold._guard._sieve` proves
-    that no rule can match (what the tests compare against; the views' scans then skip the sieve too).
+    A text of one part (at most 32 KB) that `contextfold._guard._sieve` proves no rule can match skips the anchors,
+    gates and windows. ``sieve`` False: every text takes them (what the tests compare against; the views' scans
+    then skip the sieve too).
     """
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    # The letter runs: the views and the learned model read them, and so does the scan of a text of one part. The
-    # same runs as `_anchor_hits` gives for a larger one (its parts are cut at newlines, which no run crosses).
-    runs = _tokens(raw, letters, 0, len(raw))
-    if sieve and not may_match(raw, runs):
+    runs: set[bytes] | None = None
+    if sieve and len(raw) <= 2 * _CHUNK:  # a text of one part (a larger one almost always holds a rule's words)
+        # The letter runs: the views and the learned model read them, and so does the scan of a text of one part.
+        runs = _tokens(raw, letters, 0, len(raw))
+    if runs is not None and not may_match(raw, runs):
         # No rule can match anywhere in the text (`contextfold._guard._sieve`): no anchors, gates or windows.
         rules: list[_Rule] = []
         hits: dict[_Key, list[int]] = {}
