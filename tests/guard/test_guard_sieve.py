@@ -137,3 +137,39 @@ def test_text_packed_with_many_rule_words_skips_the_sieve() -> None:
     text = " ".join(w.decode() for w in words)
     assert _scan._scan(text, views=True, learned=True) == _scan._scan(text, views=True, learned=True, sieve=False)
     assert not may_match(b"x", set(words[:MAX_WORDS]))  # searched: "x" holds no match
+
+
+# Constructs the walk must widen correctly: assertions, possessive and atomic forms, back-references, classes with
+# categories, negated classes and ranges around ``?``, characters outside ASCII, flags.
+_TRICKY = [
+    r"[^ -@]x",
+    r"[^?]x",
+    r"[^a-z\n]{2,}y",
+    r"[a-é]z",
+    r"\w\s\d\W\S\D",
+    r"\bfoo\b|\Bbar",
+    r"(?<!a)b(?=c)(?<=b)c(?!d)",
+    r"(\w{2,5}) \1",
+    r"a{2,5}+b*+c?+",
+    r"(?>ab|a)c",
+    r"[^\W\d_]{3}",
+    r"(?m)^x.$",
+    r"(?s)a.b",
+    r"é+|ß|中文",
+    r"(?:x|)y{0,1}z{1,1}",
+]
+
+
+@pytest.mark.parametrize("source", _TRICKY)
+def test_approximation_widens_tricky_constructs(source: str) -> None:
+    import re
+
+    pattern = re.compile(source)
+    approx = re2.compile(approximation(pattern), _options())
+
+    @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+    @given(st.from_regex(pattern))
+    def check(text: str) -> None:
+        assert approx.search(_bytes_of(text)) is not None, (source, text)
+
+    check()

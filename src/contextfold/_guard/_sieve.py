@@ -69,8 +69,11 @@ def _class(items: list[tuple[Any, Any]]) -> bytes:
             members.append(_byte(av) if av < 128 else _byte(_Q))
         elif op is _c.RANGE:
             lo, hi = av
-            if lo < 128:
-                members.append(_byte(lo) + b"-" + _byte(min(hi, 127)))
+            # In a negated class a range keeps ``?`` out only where it holds it: split around it.
+            spans = [(lo, _Q - 1), (_Q + 1, hi)] if negate and lo <= _Q <= hi else [(lo, hi)]
+            for a, b in spans:
+                if a <= min(b, 127):
+                    members.append(_byte(a) + b"-" + _byte(min(b, 127)))
             if hi >= 128:
                 members.append(_byte(_Q))
         elif op is _c.CATEGORY and av in _CATEGORY and not negate:
