@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from contextfold._guard import _scan
 from contextfold._guard._normalize import fold_bytes
 from contextfold._guard._rules import _RULES, _Rule
-from contextfold._guard._sieve import MAX_WORDS, approximation, may_match, rule_words
+from contextfold._guard._sieve import MAX_WORDS, approximation, build, may_match, rule_words
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "guard"
 
@@ -173,3 +173,10 @@ def test_approximation_widens_tricky_constructs(source: str) -> None:
         assert approx.search(_bytes_of(text)) is not None, (source, text)
 
     check()
+
+
+def test_a_sieve_too_large_for_its_memory_is_none() -> None:
+    # The scan then reads every text through the windows instead of failing (may_match: True for a missing sieve).
+    sources = [approximation(rule.pattern) for rule in _RULES]
+    assert build(sources) is not None
+    assert build(sources, max_mem=1 << 16) is None

@@ -40,7 +40,7 @@ from contextfold._lazy import Once
 if TYPE_CHECKING:
     from contextfold._guard._rules import _Rule
 
-__all__ = ["MAX_WORDS", "approximation", "may_match", "rule_words"]
+__all__ = ["MAX_WORDS", "approximation", "build", "may_match", "rule_words"]
 
 _ANY = b"[\\x00-\\xff]"  # any byte (``.`` excludes a newline)
 _Q = 63  # ``?``: what a character outside ASCII is in the scan's bytes
@@ -152,16 +152,27 @@ def rule_words(rules: Iterable[_Rule]) -> frozenset[bytes]:
     return frozenset(w for w in out if w.isalpha())
 
 
-def _compile() -> tuple[Any, frozenset[bytes]]:
-    from contextfold._guard._rules import _RULES  # the table compiles on first use of the scan, like this
+def build(sources: Iterable[bytes], max_mem: int = 64 << 20) -> Any:
+    """The sieve over the approximations ``sources``; None when RE2 cannot compile it within ``max_mem``.
 
+    ``max_mem`` leaves room for the DFA of the whole alternation (past it RE2 is slower, not wrong). Without a sieve
+    every text takes the windows (a rule table too large for it still works, only slower).
+    """
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.never_capture = True
-    options.max_mem = 64 << 20  # room for the DFA of the whole alternation (past it RE2 is slower, not wrong)
+    options.max_mem = max_mem
     options.log_errors = False
-    sieve = re2.compile(b"|".join(b"(?:" + approximation(rule.pattern) + b")" for rule in _RULES), options)
-    return sieve, rule_words(_RULES)
+    try:
+        return re2.compile(b"|".join(b"(?:" + source + b")" for source in sources), options)
+    except re2.error:
+        return None
+
+
+def _compile() -> tuple[Any, frozenset[bytes]]:
+    from contextfold._guard._rules import _RULES  # the table compiles on first use of the scan, like this
+
+    return build(approximation(rule.pattern) for rule in _RULES), rule_words(_RULES)
 
 
 _SIEVE: Once[tuple[Any, frozenset[bytes]]] = Once(_compile)
@@ -174,6 +185,6 @@ def may_match(raw: bytes, runs: AbstractSet[bytes]) -> bool:
     not searched (True: the scan reads it as without the sieve). A stem ("ignor") counts when it is a whole run.
     """
     sieve, words = _SIEVE.get()
-    if len(words.intersection(runs)) > MAX_WORDS:
+    if sieve is None or len(words.intersection(runs)) > MAX_WORDS:
         return True
     return sieve.search(raw) is not None
