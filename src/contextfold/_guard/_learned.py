@@ -17,7 +17,9 @@ in training, so what the model learned is what it is asked.
 
 from __future__ import annotations
 
+import bisect
 import gzip
+import itertools
 import json
 import math
 import re
@@ -41,7 +43,13 @@ _TRIGGER_TEXT = (
     "tu toi vous votre vos ignorez oublie oubliez ia usted ignora olvida olvidate instrucciones "
     "tuo tua voi dimentica istruzioni voce teu esqueca instrucoes jij jouw negeer vergeet instructies "
     # Turkish, Indonesian, Tagalog (folded: accents gone; words that are also English or code are left out)
-    "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan"
+    "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan "
+    # Orders and what they are about (English, German with its formal "Sie", French, Spanish, Turkish): an order
+    # to write, say or answer something, rules and earlier instructions, a mode
+    "say tell write respond answer reply rules previous pretend act roleplaying simulate mode "
+    "sie ihr euch schreibe schreib sage sag antworte antworten regeln bisherigen vorherigen modus "
+    "ecris dis reponds regles precedentes escribe di responde reglas anteriores "
+    "sen sana seni senin kurallar onceki yanitla"
 )
 TRIGGER_WORDS: frozenset[bytes] = frozenset(_TRIGGER_TEXT.encode().split())
 # The same for scripts the folding turns into ``?``: found in the folded text.
@@ -49,6 +57,8 @@ TRIGGER_LITERALS: tuple[str, ...] = (
     "ты", "вы", "тебя", "твой", "ваш", "игнорир", "забудь", "инструкц",
     "你", "您", "忽略", "指令", "あなた", "無視", "指示", "당신", "너", "무시", "지시",
     "أنت", "انت", "تجاهل", "تعليمات", "आप", "तुम", "निर्देश", "আপনি", "তুমি", "নির্দেশ", "คุณ", "คำสั่ง", "เพิกเฉย",
+    "ответь", "напиши", "правила", "режим", "回答", "规则", "模式", "答え", "ルール", "モード",
+    "يمكنك", "الخاص بك", "أنا", "وضع", "मुझे", "आपके", "मोड", "আমাকে",
 )  # fmt: skip
 # A text this short is read whole; a window reaches this far before and after its trigger word.
 SHORT = 600
@@ -57,17 +67,29 @@ AFTER = 250
 MAX_WINDOWS = 16
 MIN_TRIGGERS = 2
 NGRAMS = (4,)
-_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in NGRAMS}
+# Word features beside the character n-grams: each distinct word and pair of adjacent words, marked by a tab (the
+# character n-grams never hold one: blanks are collapsed to a space before they are cut).
+WORDS = True
+_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in (3, 4, 5)}
 _BLANKS = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
 def grams(folded: str) -> set[str]:
-    """The distinct character n-grams of ``folded`` (folded text; blanks collapsed, one blank added each end)."""
+    """The features of ``folded``: its distinct character n-grams, and its distinct words and word pairs.
+
+    Blanks are collapsed and one blank added each end before n-grams are cut; with `WORDS`, each word and each pair
+    of adjacent words is a feature too, marked by a leading tab (a word, or a word, a tab and the next word).
+    """
     s = " " + _BLANKS.sub(" ", folded) + " "
     out: set[str] = set()
     for n in NGRAMS:
         out.update(_GRAM[n].findall(s))
+    if WORDS:
+        words = ["\t" + w for w in _WORD.findall(s)]
+        out.update(words)
+        out.update(map("".join, itertools.pairwise(words)))
     return out
 
 
@@ -100,10 +122,18 @@ def trigger_windows(
         return []
     if n <= SHORT:
         return [(0, n)] if _prose(raw, 0, n) else []
+    # Window geometry is measured with every run of blanks counted as one character, so padding words apart with
+    # blanks neither splits a window nor makes a short text long (the n-grams collapse blank runs too).
+    ends, starts, removed = _blank_runs(raw)
+    if n - (removed[-1] if removed else 0) <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
     hits = _trigger_places(spaced, words, pieces, literals)
-    out: list[list[int]] = []  # [lo, hi, trigger words in the window]
+    nc = n - (removed[-1] if removed else 0)
+    out: list[list[int]] = []  # [lo, hi, trigger words in the window], offsets with blank runs collapsed
     for p in hits:
-        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
+        k = bisect.bisect_right(ends, p)
+        c = p - (removed[k - 1] if k else 0)
+        lo, hi = max(0, c - BEFORE), min(nc, c + AFTER)
         if out and lo <= out[-1][1]:
             out[-1][1] = hi
             out[-1][2] += 1
@@ -113,7 +143,37 @@ def trigger_windows(
             out.append([lo, hi, 1])
     # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
     # long log or a lone "you" in a page of documentation is not read.
-    return [(lo, hi) for lo, hi, k in out if k >= MIN_TRIGGERS and _prose(raw, lo, hi)]
+    spans = [
+        (_uncollapse(lo, starts, removed), _uncollapse(hi, starts, removed)) for lo, hi, k in out if k >= MIN_TRIGGERS
+    ]
+    return [(lo, hi) for lo, hi in spans if _prose(raw, lo, hi)]
+
+
+_BLANK_RUN = re.compile(rb"\s\s+")
+
+
+def _blank_runs(raw: bytes) -> tuple[list[int], list[int], list[int]]:
+    """The runs of two or more blanks of ``raw``: where each ends, where it starts, how much all runs up to it removed.
+
+    "Where it starts" counts the runs before it as one character each; a run keeps one of its characters.
+    """
+    ends: list[int] = []
+    starts: list[int] = []
+    removed: list[int] = []
+    total = 0
+    for m in _BLANK_RUN.finditer(raw):
+        a, b = m.span()
+        starts.append(a - total)
+        total += b - a - 1
+        ends.append(b)
+        removed.append(total)
+    return ends, starts, removed
+
+
+def _uncollapse(q: int, starts: list[int], removed: list[int]) -> int:
+    """The offset of ``raw`` of the collapsed offset ``q`` (runs starting before ``q`` add what they removed)."""
+    k = bisect.bisect_left(starts, q)
+    return q + (removed[k - 1] if k else 0)
 
 
 def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
