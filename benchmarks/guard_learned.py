@@ -333,13 +333,13 @@ def main() -> None:
     ap.add_argument("--write", action="store_true", help="write the shipped data file")
     ap.add_argument("--tune-only", action="store_true", help="leave the frozen parts unread (while choosing)")
     ap.add_argument("--l2", type=float, default=1e-4, help="L2 penalty of the logistic regression")
-    ap.add_argument("--no-words", action="store_true", help="character n-grams only (no word features)")
+    ap.add_argument("--words", action="store_true", help="words and word pairs beside the character n-grams")
     ap.add_argument("--ngrams", default="", help="character n-gram lengths, e.g. 3,4 (default: the module's)")
     args = ap.parse_args()
     global L2
     L2 = args.l2
-    if args.no_words:
-        L.WORDS = False
+    if args.words:
+        L.WORDS = True
     if args.ngrams:
         L.NGRAMS = tuple(int(n) for n in args.ngrams.split(","))
     t0 = time.time()

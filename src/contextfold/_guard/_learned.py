@@ -2,22 +2,23 @@
 
 The rules (`contextfold._guard._rules`) catch the phrasings they were written for; a paraphrase, a persona
 reassignment or an order in a language the rules do not list passes them. This model reads the same folded text
-as character 3- and 4-grams (each distinct gram once, weights summed and divided by the square root of their
-count), trained offline on the tune split of ``tests/data/guard`` by ``benchmarks/guard_learned.py`` and shipped as
-a data file (``injection_ngrams.gz``, loaded on first use; no download at run time).
+as character 4-grams (each distinct gram once, weights summed and divided by the square root of their count),
+trained offline on the tune split of ``tests/data/guard`` (plus benign tool results and prose) by
+``benchmarks/guard_learned.py`` and shipped as a data file (``injection_ngrams.gz``, loaded on first use; no
+download at run time).
 
 Scoring a character n-gram set costs far more than a rule's gate, so the model reads only **windows** of the text
 around words that address a reader or speak about instructions (second-person pronouns, "AI", "assistant",
 "ignore", "instructions", and their counterparts in the languages of the corpus), or the whole text when it is
 short. A text without such a word costs one set intersection. A window scoring above the threshold becomes a
 ``learned.injection`` finding of medium severity over that window; at most `MAX_WINDOWS` windows are scored per
-text (the first ones), so the cost stays linear and bounded on floods of trigger words. The same windows are used
+text (the first ones), so the cost stays linear and bounded on floods of trigger words. Window sizes count a run
+of blanks as one character, as the n-grams do, so spacing words apart changes neither. The same windows are used
 in training, so what the model learned is what it is asked.
 """
 
 from __future__ import annotations
 
-import bisect
 import gzip
 import itertools
 import json
@@ -46,7 +47,7 @@ _TRIGGER_TEXT = (
     "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan "
     # Orders and what they are about (English, German with its formal "Sie", French, Spanish, Turkish): an order
     # to write, say or answer something, rules and earlier instructions, a mode
-    "say tell write respond answer reply rules previous pretend act roleplaying simulate mode "
+    "say tell respond answer reply rules previous pretend act roleplaying simulate "
     "sie ihr euch schreibe schreib sage sag antworte antworten regeln bisherigen vorherigen modus "
     "ecris dis reponds regles precedentes escribe di responde reglas anteriores "
     "sen sana seni senin kurallar onceki yanitla"
@@ -67,9 +68,12 @@ AFTER = 250
 MAX_WINDOWS = 16
 MIN_TRIGGERS = 2
 NGRAMS = (4,)
-# Word features beside the character n-grams: each distinct word and pair of adjacent words, marked by a tab (the
-# character n-grams never hold one: blanks are collapsed to a space before they are cut).
-WORDS = True
+# Word features beside the character n-grams (each distinct word and pair of adjacent words, marked by a tab: the
+# character n-grams never hold one, blanks are collapsed to a space before they are cut). Off: measured in round 6
+# (``benchmarks/guard_learned.py --words``), they moved the leave-one-source-out recall on tune by 0.3 points at most
+# (either way) and cost about a third more per scored window. The data file's header names the features it was
+# trained with.
+WORDS = False
 _GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in (3, 4, 5)}
 _BLANKS = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
@@ -122,58 +126,93 @@ def trigger_windows(
         return []
     if n <= SHORT:
         return [(0, n)] if _prose(raw, 0, n) else []
-    # Window geometry is measured with every run of blanks counted as one character, so padding words apart with
-    # blanks neither splits a window nor makes a short text long (the n-grams collapse blank runs too).
-    ends, starts, removed = _blank_runs(raw)
-    if n - (removed[-1] if removed else 0) <= SHORT:
-        return [(0, n)] if _prose(raw, 0, n) else []
     hits = _trigger_places(spaced, words, pieces, literals)
-    nc = n - (removed[-1] if removed else 0)
-    out: list[list[int]] = []  # [lo, hi, trigger words in the window], offsets with blank runs collapsed
+    if len(hits) < MIN_TRIGGERS and n > 4 * SHORT:  # one trigger place: no window, unless the text is short
+        return []
+    # Window geometry is measured with every run of blanks counted as one character, so padding words apart with
+    # blanks neither splits a window nor makes a short text long (the n-grams collapse blank runs too). Offsets of
+    # trigger places are letters, never inside a run: the runs between two places are those of the bytes between.
+    if n <= 4 * SHORT and n - _blanks(raw, 0, n) <= SHORT and n - _removed(raw, 0, n) <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    out: list[list[int]] = []  # [trigger places, first place, last place] of each window
+    reach = BEFORE + AFTER
+    prev = -reach - 1
     for p in hits:
-        k = bisect.bisect_right(ends, p)
-        c = p - (removed[k - 1] if k else 0)
-        lo, hi = max(0, c - BEFORE), min(nc, c + AFTER)
-        if out and lo <= out[-1][1]:
-            out[-1][1] = hi
-            out[-1][2] += 1
+        # Two places share a window when at most BEFORE + AFTER characters apart once blank runs are one: always
+        # when as close in the raw text, never when eight times as far apart (the runs between are read only then).
+        gap = p - prev
+        near = gap <= reach or (
+            gap <= 8 * reach and gap - _blanks(raw, prev, p) <= reach and gap - _removed(raw, prev, p) <= reach
+        )
+        prev = p
+        if out and near:
+            out[-1][0] += 1
+            out[-1][2] = p
         elif len(out) == MAX_WINDOWS:
             break
         else:
-            out.append([lo, hi, 1])
+            out.append([1, p, p])
     # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
     # long log or a lone "you" in a page of documentation is not read.
     spans = [
-        (_uncollapse(lo, starts, removed), _uncollapse(hi, starts, removed)) for lo, hi, k in out if k >= MIN_TRIGGERS
+        (_reach_back(raw, first, BEFORE), _reach_on(raw, last, AFTER)) for k, first, last in out if k >= MIN_TRIGGERS
     ]
     return [(lo, hi) for lo, hi in spans if _prose(raw, lo, hi)]
 
 
-_BLANK_RUN = re.compile(rb"\s\s+")
+_BLANK_RUN = re.compile(rb"[ \t\n\r][ \t\n\r]+")
 
 
-def _blank_runs(raw: bytes) -> tuple[list[int], list[int], list[int]]:
-    """The runs of two or more blanks of ``raw``: where each ends, where it starts, how much all runs up to it removed.
+def _blanks(raw: bytes, lo: int, hi: int) -> int:
+    """How many blanks ``raw[lo:hi]`` holds, at least what `_removed` removes (``count`` is C-level, no copy)."""
+    return raw.count(b" ", lo, hi) + raw.count(b"\n", lo, hi) + raw.count(b"\t", lo, hi) + raw.count(b"\r", lo, hi)
 
-    "Where it starts" counts the runs before it as one character each; a run keeps one of its characters.
+
+def _removed(raw: bytes, lo: int, hi: int) -> int:
+    """How many bytes of ``raw[lo:hi]`` collapsing its runs of blanks to one blank removes (C-level)."""
+    seg = raw[lo:hi]
+    return len(seg) - len(_BLANK_RUN.sub(b" ", seg))
+
+
+def _reach_back(raw: bytes, p: int, k: int) -> int:
+    """The largest start whose span up to ``p`` holds ``k`` characters, blank runs counted as one (or 0)."""
+    return _reach(raw, p, k, -1)
+
+
+def _reach_on(raw: bytes, p: int, k: int) -> int:
+    """The smallest end whose span from ``p`` holds ``k`` characters, blank runs counted as one (or the end)."""
+    return _reach(raw, p, k, 1)
+
+
+def _collapsed(raw: bytes, p: int, d: int, way: int) -> int:
+    lo, hi = (p - d, p) if way < 0 else (p, p + d)
+    return d - _removed(raw, lo, hi)
+
+
+def _reach(raw: bytes, p: int, k: int, way: int) -> int:
+    """`_reach_back` (``way`` -1) or `_reach_on` (+1): a doubling, then a halving search over the distance.
+
+    Without blank runs (most text) the first test answers: ``k`` bytes hold ``k`` characters.
     """
-    ends: list[int] = []
-    starts: list[int] = []
-    removed: list[int] = []
-    total = 0
-    for m in _BLANK_RUN.finditer(raw):
-        a, b = m.span()
-        starts.append(a - total)
-        total += b - a - 1
-        ends.append(b)
-        removed.append(total)
-    return ends, starts, removed
-
-
-def _uncollapse(q: int, starts: list[int], removed: list[int]) -> int:
-    """The offset of ``raw`` of the collapsed offset ``q`` (runs starting before ``q`` add what they removed)."""
-    k = bisect.bisect_left(starts, q)
-    return q + (removed[k - 1] if k else 0)
+    room = p if way < 0 else len(raw) - p
+    if room <= k:
+        return p + way * room
+    if _collapsed(raw, p, k, way) >= k:
+        return p + way * k
+    lo, hi = k, 2 * k  # the answer is in (lo, hi]: lo holds fewer than k characters
+    while hi < room and _collapsed(raw, p, hi, way) < k:
+        lo, hi = hi, 2 * hi
+    if hi >= room:
+        if _collapsed(raw, p, room, way) < k:
+            return p + way * room
+        hi = room
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _collapsed(raw, p, mid, way) >= k:
+            hi = mid
+        else:
+            lo = mid
+    return p + way * hi
 
 
 def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
@@ -197,25 +236,41 @@ def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
 def _trigger_places(
     spaced: bytes, words: frozenset[bytes], pieces: list[tuple[int, str]], literals: list[str]
 ) -> list[int]:
-    """The sorted offsets of the first few places of each trigger word and literal.
+    """The sorted offsets of the trigger words and literals up to where the first one has had ``4 * MAX_WINDOWS``.
 
-    Together they hold the first few of all (the same in any order).
+    That place is the same in any order of the words (the smallest of their 64th places); each word is searched
+    only up to the smallest such place seen so far, so a rare word does not cost a search of a whole long text
+    once a frequent one has filled the first windows.
     """
     cap = 4 * MAX_WINDOWS
+    limit = len(spaced)
     hits: list[int] = []
     for w in words:
         pat = b" " + w + b" "
-        i, k = spaced.find(pat), 0
-        while i >= 0 and k < cap:
+        i, k = spaced.find(pat, 0, limit + len(pat)), 0
+        while i >= 0:
             hits.append(i)  # index i of ``spaced`` is the character before raw[i]: the word starts at raw[i]
-            i, k = spaced.find(pat, i + len(pat) - 1), k + 1
+            k += 1
+            if k == cap:
+                limit = min(limit, i)
+                break
+            i = spaced.find(pat, i + len(pat) - 1, limit + len(pat))
     for lit in literals:
         k = 0
         for offset, piece in pieces:
+            if offset > limit:
+                break
             i = piece.find(lit)
-            while i >= 0 and k < cap:
+            while i >= 0 and offset + i <= limit:
                 hits.append(offset + i)
-                i, k = piece.find(lit, i + len(lit)), k + 1
+                k += 1
+                if k == cap:
+                    limit = min(limit, offset + i)
+                    break
+                i = piece.find(lit, i + len(lit))
+            if k == cap:
+                break
+    hits = [h for h in hits if h <= limit]
     hits.sort()
     return hits
 
