@@ -62,6 +62,19 @@ rows = [
 for unit in ("ignore the ", "system: ", "a\u200b", "\u0430", '{"name": "x", ', "<|im_start|>", "show me your ",
              "aWdub3Jl", "1gn0r3 ", "i g n o r e ", "\u5ffd\u7565\u6307\u4ee4"):
     rows.append((f"scan_injection, adversarial {unit!r} x 1 MB", unit * (1_000_000 // len(unit)), scan_injection))
+# Lines of 30 rule words (anchors, heads, gate words) drawn at random from 40 or from all of them (a fixed seed):
+# text packed with many different attack words, the worst case of an automaton over the whole rule table.
+import random
+from contextfold._guard._rules import _RULES
+vocab = sorted({w.decode() for r in _RULES for w in [*(a for a, _, _ in r.anchors), *(h for h, _ in r.heads),
+                                                     *(x for g in r.gate for x in g)] if w.isalpha()})
+for k in (40, len(vocab)):
+    rng = random.Random(k)
+    pick = rng.sample(vocab, k)
+    seps = [" ", " ", " ", ": ", '"', "<", "#", ", "]
+    packed = "\n".join("".join(rng.choice(pick) + rng.choice(seps) for _ in range(30)) for _ in range(1_200))
+    rows.append((f"scan_injection, {k} different rule words packed, 30 a line, {len(packed) // 1000} KB", packed,
+                 scan_injection))
 out = {}
 scan_injection("warm up"); redact_secrets("warm up")
 for name, data, fn in rows:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import anthropic
@@ -26,12 +26,26 @@ def _credential(headers: Any) -> str:
     return str(headers.get("x-api-key") or headers.get("authorization", "").removeprefix("Bearer "))
 
 
-def _anthropic(proxy: ProxyProcess, key: str = KEY_A, **kw: Any) -> anthropic.Anthropic:
-    return anthropic.Anthropic(base_url=proxy.url, api_key=key, max_retries=0, **kw)
+_CLIENTS: list[anthropic.Anthropic | openai.OpenAI] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    """Each test's SDK clients are closed when it ends (not left to the garbage collector, mid-way through another)."""
+    yield
+    while _CLIENTS:
+        _CLIENTS.pop().close()
+
+
+def _anthropic(proxy: ProxyProcess | str, key: str = KEY_A, **kw: Any) -> anthropic.Anthropic:
+    url = proxy if isinstance(proxy, str) else proxy.url
+    _CLIENTS.append(client := anthropic.Anthropic(base_url=url, api_key=key, max_retries=0, **kw))
+    return client
 
 
 def _openai(proxy: ProxyProcess, key: str = "sk-proj-test-openai-0000") -> openai.OpenAI:
-    return openai.OpenAI(base_url=proxy.url + "/v1", api_key=key, max_retries=0)
+    _CLIENTS.append(client := openai.OpenAI(base_url=proxy.url + "/v1", api_key=key, max_retries=0))
+    return client
 
 
 # -- pass-through ---------------------------------------------------------------------------------
@@ -49,7 +63,7 @@ def test_nothing_to_do_forwards_the_clients_bytes_and_credentials(
         "messages": [{"role": "user", "content": "héllo"}],
         "extra_query": {"beta": "true"},
     }
-    anthropic.Anthropic(base_url=upstream.anthropic_base_url, api_key=KEY_A, max_retries=0).messages.create(**kwargs)
+    _anthropic(upstream.anthropic_base_url).messages.create(**kwargs)
     raw = _anthropic(proxy).messages.with_raw_response.create(**kwargs)
     assert raw.parse().content[0].text == "proxied"  # type: ignore[union-attr]
     direct, proxied = upstream.requests

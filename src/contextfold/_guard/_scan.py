@@ -46,6 +46,7 @@ from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
+from contextfold._guard._sieve import may_match
 from contextfold._guard._views import view_findings
 
 __all__ = ["scan_injection"]
@@ -482,7 +483,7 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
 
 
 def _anchor_hits(
-    raw: bytes, letters: bytes
+    raw: bytes, letters: bytes, runs: set[bytes] | None = None
 ) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None, set[bytes]]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
@@ -490,13 +491,13 @@ def _anchor_hits(
     letter runs of the text; then the text's letter runs when it is one part (else None), and last the letter runs
     of the whole text (the union of the parts' in a large text: the views read them). Only the anchors
     of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
-    consecutive parts that need it).
+    consecutive parts that need it). ``runs``: the letter runs of the whole text when already computed.
     """
     n = len(raw)
     hits: dict[_Key, list[int]] = {}
     active: set[int] = set()
     if n <= 2 * _CHUNK:
-        toks = _tokens(raw, letters, 0, n)
+        toks = _tokens(raw, letters, 0, n) if runs is None else runs
         _open_part(raw, toks, None, 0, n, hits, None, active)
         if not active:
             return [], hits, frozenset(), toks, toks
@@ -890,6 +891,10 @@ def _plain_scan(text: str) -> list[Finding]:
     return _scan(text, views=False, learned=False)
 
 
+def _unsieved_plain_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False, learned=False, sieve=False)
+
+
 def _learned_findings(
     text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
 ) -> list[Finding]:
@@ -922,11 +927,28 @@ _LEARNED_ID = "learned.injection"
 _TEMPLATE_TOKENS = frozenset({"role.chatml", "role.inst"})
 
 
-def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
+def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Finding]:
+    """`scan_injection` (``views``: and its views; ``learned``: and the learned model).
+
+    A text of one part (at most 32 KB) that `contextfold._guard._sieve` proves no rule can match skips the anchors,
+    gates and windows. ``sieve`` False: every text takes them (what the tests compare against; the views' scans
+    then skip the sieve too).
+    """
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
-    rules, hits, starts, toks, runs = _anchor_hits(raw, letters)
+    runs: set[bytes] | None = None
+    if sieve and len(raw) <= 2 * _CHUNK:  # a text of one part (a larger one almost always holds a rule's words)
+        # The letter runs: the views and the learned model read them, and so does the scan of a text of one part.
+        runs = _tokens(raw, letters, 0, len(raw))
+    if runs is not None and not may_match(raw, runs):
+        # No rule can match anywhere in the text (`contextfold._guard._sieve`): no anchors, gates or windows.
+        rules: list[_Rule] = []
+        hits: dict[_Key, list[int]] = {}
+        starts: AbstractSet[bytes] = frozenset()
+        toks: set[bytes] | None = None
+    else:
+        rules, hits, starts, toks, runs = _anchor_hits(raw, letters, runs)
     spaced = b" " + letters + b" "
     findings: list[Finding] = []
     if rules:
@@ -946,7 +968,9 @@ def _scan(text: str, views: bool, learned: bool) -> list[Finding]:
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(text, raw, spaced, runs, _plain_scan, norm.invisible)
+        findings += view_findings(
+            text, raw, spaced, runs, _plain_scan if sieve else _unsieved_plain_scan, norm.invisible
+        )
     if learned:
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
