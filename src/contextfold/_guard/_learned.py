@@ -136,16 +136,17 @@ def trigger_windows(
         return [(0, n)] if _prose(raw, 0, n) else []
     out: list[list[int]] = []  # [trigger places, first place, last place] of each window
     reach = BEFORE + AFTER
-    prev = -reach - 1
+    prev = 0
     for p in hits:
         # Two places share a window when at most BEFORE + AFTER characters apart once blank runs are one: always
         # when as close in the raw text, never when eight times as far apart (the runs between are read only then).
         gap = p - prev
-        near = gap <= reach or (
-            gap <= 8 * reach and gap - _blanks(raw, prev, p) <= reach and gap - _removed(raw, prev, p) <= reach
+        near = bool(out) and (
+            gap <= reach
+            or (gap <= 8 * reach and gap - _blanks(raw, prev, p) <= reach and gap - _removed(raw, prev, p) <= reach)
         )
         prev = p
-        if out and near:
+        if near:
             out[-1][0] += 1
             out[-1][2] = p
         elif len(out) == MAX_WINDOWS:
@@ -160,18 +161,21 @@ def trigger_windows(
     return [(lo, hi) for lo, hi in spans if _prose(raw, lo, hi)]
 
 
-_BLANK_RUN = re.compile(rb"[ \t\n\r][ \t\n\r]+")
-
-
 def _blanks(raw: bytes, lo: int, hi: int) -> int:
     """How many blanks ``raw[lo:hi]`` holds, at least what `_removed` removes (``count`` is C-level, no copy)."""
-    return raw.count(b" ", lo, hi) + raw.count(b"\n", lo, hi) + raw.count(b"\t", lo, hi) + raw.count(b"\r", lo, hi)
+    return sum(raw.count(b, lo, hi) for b in _WHITESPACE)
+
+
+_WHITESPACE = (b" ", b"\n", b"\t", b"\r", b"\x0b", b"\x0c")  # what ``bytes.split()`` splits at
 
 
 def _removed(raw: bytes, lo: int, hi: int) -> int:
-    """How many bytes of ``raw[lo:hi]`` collapsing its runs of blanks to one blank removes (C-level)."""
+    """How many bytes of ``raw[lo:hi]`` collapsing its runs of blanks to one blank removes (C-level split and join)."""
     seg = raw[lo:hi]
-    return len(seg) - len(_BLANK_RUN.sub(b" ", seg))
+    parts = seg.split()
+    if not parts:
+        return len(seg) - 1 if seg else 0
+    return len(seg) - len(b" ".join(parts)) - seg[:1].isspace() - seg[-1:].isspace()
 
 
 def _reach_back(raw: bytes, p: int, k: int) -> int:
