@@ -284,8 +284,13 @@ _NOT_SYMBOL = bytes(range(97, 123)) + bytes(range(65, 91)) + b"0123456789 \n\t.,
 
 
 def _prose(raw: bytes, lo: int, hi: int) -> bool:
-    """Whether ``raw[lo:hi]`` reads as prose: at most one byte in twelve a symbol (``=(){}[]<>_/#``, ...)."""
-    return len(raw[lo:hi].translate(None, _NOT_SYMBOL)) * 12 <= hi - lo
+    """Whether ``raw[lo:hi]`` reads as prose: at most one character in twelve a symbol (``=(){}[]<>_/#``, ...).
+
+    Characters are counted with a run of blanks as one, as the windows are: indentation does not dilute the symbols
+    of code, and blanks padded between words do not change the answer.
+    """
+    symbols = len(raw[lo:hi].translate(None, _NOT_SYMBOL))
+    return symbols * 12 <= hi - lo and symbols * 12 <= hi - lo - _removed(raw, lo, hi)
 
 
 def first_trigger(raw: bytes, spaced: bytes, lo: int, hi: int) -> int:
