@@ -492,10 +492,12 @@ async def engine_forwarded(
                 started = time.perf_counter()
                 outcome = await engine.rewrite(FORMATS[fmt], orjson.loads(raw), headers, "t" * 32)  # type: ignore[index]
                 secs.append(time.perf_counter() - started)
+                await engine.settle()  # the model's turn: a background compaction finishes meanwhile
                 clients.append(raw)
                 sent.append(outcome.body if outcome.body is not None else raw)
                 flags.append(outcome.compacted)
             out[session.name] = (clients, sent, secs, flags)
+        await engine.aclose()
         await engine.store.aclose()
     return out
 
@@ -956,13 +958,13 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
 
 
 SWEEP: list[dict[str, Any]] = [
-    {"target_ratio": 0.83, "summary_ratio": 0.4, "reserve_ratio": 0.1, "min_recent_messages": 6},
-    {"target_ratio": 0.6, "summary_ratio": 0.4, "reserve_ratio": 0.1, "min_recent_messages": 6},
-    {"target_ratio": 0.4, "summary_ratio": 0.4, "reserve_ratio": 0.1, "min_recent_messages": 2},
-    {"target_ratio": 0.3, "summary_ratio": 0.7, "reserve_ratio": 0.05, "min_recent_messages": 2},
-    {"target_ratio": 0.25, "summary_ratio": 0.8},
+    {"precompute": "off"},
+    {"precompute": "replacement"},
+    {"offload_tokens": 0},
+    {"offload_tokens": 1500},
+    {"offload_tokens": 1000},
+    {"offload_tokens": 1000, "target_ratio": 0.3},
     {"target_ratio": 0.2, "summary_ratio": 0.8},
-    {"target_ratio": 0.15, "summary_ratio": 0.8},
 ]
 """Compaction policies (`CompactionPolicy` fields) compared by ``--sweep``, each against the default."""
 

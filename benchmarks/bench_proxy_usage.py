@@ -89,6 +89,7 @@ async def run_codex(mode: str, turns: int) -> dict[str, Any]:
             started = time.perf_counter()
             outcome = await engine.rewrite(fmt, orjson.loads(raw), headers, "c" * 32)
             seconds = time.perf_counter() - started
+            await engine.settle()  # the model's turn: background compactions finish meanwhile
             forwarded = outcome.body if outcome.body is not None else raw
             rows.append(
                 {
@@ -137,6 +138,7 @@ async def run_codex(mode: str, turns: int) -> dict[str, Any]:
                 }
             )
             history.append({"type": "function_call_output", "call_id": call_id, "output": tool_output(n)})
+        await engine.aclose()
         await engine.store.aclose()
         return {"rows": rows, "client": client_compactions}
 
@@ -179,6 +181,7 @@ async def run(mode: str, turns: int) -> dict[str, Any]:
             outcome = await engine.rewrite(fmt, body, headers, "b" * 32)
             forwarded = outcome.body if outcome.body is not None else raw
             seconds = time.perf_counter() - started
+            await engine.settle()  # the model's turn: background compactions finish meanwhile
             rows.append(
                 {
                     "turn": n + 1,
@@ -231,6 +234,7 @@ async def run(mode: str, turns: int) -> dict[str, Any]:
                     "content": [{"type": "tool_result", "tool_use_id": f"toolu_{n:05d}", "content": tool_output(n)}],
                 }
             )
+        await engine.aclose()
         await engine.store.aclose()
         return {"rows": rows, "client": client_compactions}
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -336,9 +337,11 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
         }
     )
     msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
-    outcome = asyncio.run(
-        _engine(tmp_path, window=40_000).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT)
-    )
+    from contextfold.proxy._engine import CompactionPolicy
+
+    engine = _engine(tmp_path, window=40_000)
+    engine.policy = CompactionPolicy(offload_tokens=0)  # the newest result stays whole: the cut must fall before it
+    outcome = asyncio.run(engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
     assert outcome.compacted and outcome.tokens_after <= 32_000
     forwarded = orjson.loads(outcome.body or b"")["messages"]
     assert forwarded[-2:] == msgs[-2:]
@@ -381,10 +384,195 @@ def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) 
 def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> None:
     from contextfold.proxy._engine import CompactionPolicy
 
-    engine = _engine(tmp_path, window=8000)
     policy = CompactionPolicy()
-    _, after = _session_sizes(engine)
-    assert after
     room = int(8000 * 0.8)  # no tools: the whole trigger is room
-    # the plan (summary plus the newest messages kept verbatim) aims at target_ratio of the room
+    turn = len(orjson.dumps({"role": "user", "content": "u00 " + "word " * 300})) // 4 + 60  # one turn, BytesCounter
+    # On the request path (no precomputation) the plan (summary plus the newest messages kept verbatim) aims at
+    # target_ratio of the room.
+    inline = _engine(tmp_path / "inline", window=8000)
+    inline.policy = CompactionPolicy(precompute="off")
+    _, after = _session_sizes(inline)
+    assert after
     assert all(t <= room * policy.target_ratio * 1.1 for t in after), after
+    # Precomputed from the history's prefix at the pre-trigger: plus what the session added until the trigger.
+    ahead = _engine(tmp_path / "background", window=8000)
+    ahead.policy = CompactionPolicy(precompute="replacement")
+    _, after = _session_sizes(ahead)
+    assert after
+    slack = room * (1 - policy.precompute_ratio) + turn
+    assert all(t <= room * policy.target_ratio * 1.1 + slack for t in after), after
+
+
+def _policy_engine(path: Path, precompute: str) -> Engine:
+    from contextfold.proxy._engine import CompactionPolicy
+
+    engine = _engine(path, window=8000)
+    engine.policy = CompactionPolicy(precompute=precompute)
+    return engine
+
+
+async def _drive(
+    path: Path, turns: int, *, settle: bool, restart: bool = False, precompute: str = "replacement"
+) -> list[Outcome]:
+    """A plain growing session at window 8000; ``settle``: the model thinks (background work ends) between
+    requests; ``restart``: a new engine (empty memory) on the same store for every request."""
+    engine = _policy_engine(path, precompute)
+    history: list[Any] = []
+    outs: list[Outcome] = []
+    for n in range(turns):
+        history.append({"role": "user", "content": f"u{n} " + "word " * 300})
+        outs.append(await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT))
+        if settle:
+            await engine.settle()
+        if restart:
+            await engine.aclose()
+            await engine.store.aclose()
+            engine = _policy_engine(path, precompute)
+        history.append({"role": "assistant", "content": f"a{n} " + "ok " * 50})
+    await engine.aclose()
+    await engine.store.aclose()
+    return outs
+
+
+def test_the_next_replacement_is_precomputed_and_the_same_bytes_however_it_is_reached(tmp_path: Path) -> None:
+    """Precomputed in the background, made on the spot (no time to finish), or found in the store after a restart:
+    every request forwards the same bytes, and the promoted replacement is the one stored ahead of the trigger."""
+    import shutil
+
+    def fresh(kind: str, **kw: Any) -> list[Outcome]:  # one folder for every run: the notices name it
+        folder = tmp_path / "state"
+        shutil.rmtree(folder, ignore_errors=True)
+        outs = asyncio.run(_drive(folder, 40, **kw))
+        shutil.copytree(folder, tmp_path / kind)
+        return outs
+
+    hurried = fresh("b", settle=False)
+    restarted = fresh("c", settle=True, restart=True)
+    cold = fresh("d", settle=False, restart=True)  # every task cancelled before it finished
+    thinking = fresh("a", settle=True)
+    assert sum(o.compacted for o in thinking) >= 2
+    want = [o.body for o in thinking]
+    assert want == [o.body for o in hurried] == [o.body for o in restarted] == [o.body for o in cold]
+    assert [o.compacted for o in thinking] == [o.compacted for o in cold]
+
+    async def stored() -> tuple[Any, Any]:
+        from contextfold.proxy._engine import NEXT_SUFFIX, lineage_of
+
+        store = SQLiteStore(tmp_path / "a" / "state.sqlite3")
+        lineage = lineage_of(FORMATS["anthropic"], _body([]), [], {})
+        main = await store.get_lineage(TENANT, thinking[0].session, lineage)
+        ahead = await store.get_lineage(TENANT, thinking[0].session, lineage + NEXT_SUFFIX)
+        await store.aclose()
+        return main, ahead
+
+    main, ahead = asyncio.run(stored())
+    assert main is not None and ahead is not None
+    assert ahead.compactions >= main.compactions  # computed ahead of the trigger, then promoted
+    if ahead.compactions == main.compactions:
+        assert ahead.replacement == main.replacement
+
+
+@pytest.mark.parametrize("precompute", ["warm", "replacement"])
+def test_a_request_between_pre_trigger_and_trigger_goes_out_unchanged_and_starts_one_task(
+    tmp_path: Path, precompute: str
+) -> None:
+    async def run() -> None:
+        engine = _policy_engine(tmp_path, precompute)
+        history: list[Any] = []
+        for n in range(40):
+            history.append({"role": "user", "content": f"u{n} " + "word " * 300})
+            out = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+            if out.tokens_before > int(8000 * 0.8 * engine.policy.precompute_ratio):
+                assert not out.compacted and out.body is None  # below the trigger: the client's own bytes
+                assert len(engine._next) == 1  # one task for the lineage
+                again = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+                assert again.body is None and len(engine._next) == 1
+                await engine.aclose()
+                assert not engine._next
+                await engine.store.aclose()
+                return
+            history.append({"role": "assistant", "content": f"a{n} " + "ok " * 50})
+        raise AssertionError("the session never reached the pre-trigger")
+
+    asyncio.run(run())
+
+
+def test_a_failing_background_compaction_is_logged_and_the_trigger_still_compacts(tmp_path: Path) -> None:
+    lines: list[str] = []
+
+    async def run() -> list[Outcome]:
+        from contextfold.proxy._engine import CompactionPolicy
+
+        config = ProxyConfig(window=8000, state_dir=tmp_path)
+        store = SQLiteStore(tmp_path / "state.sqlite3")
+        engine = Engine(config, store, BytesCounter(), CompactionPolicy(precompute="replacement"), log=lines.append)
+        history: list[Any] = []
+        outs: list[Outcome] = []
+        broke = False
+        for n in range(40):
+            history.append({"role": "user", "content": f"u{n} " + "word " * 300})
+            outs.append(await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT))
+            if engine._next and not broke:
+                # the workspace's folder becomes a file: the archive write of the background compaction fails
+                (tmp_path / "workspace").write_text("not a folder")
+                await engine.settle()
+                (tmp_path / "workspace").unlink()
+                broke = True
+            history.append({"role": "assistant", "content": f"a{n} " + "ok " * 50})
+        await engine.aclose()
+        await store.aclose()
+        return outs
+
+    outs = asyncio.run(run())
+    assert any("background compaction failed" in line for line in lines), lines
+    assert sum(o.compacted for o in outs) >= 1
+
+
+def test_warming_the_caches_forwards_the_same_bytes_as_compacting_cold(tmp_path: Path) -> None:
+    """The default precomputation only warms caches: the request at the trigger compacts its own history, byte for
+    byte what an engine without any background work forwards (the digest of that history, nothing earlier)."""
+    import shutil
+
+    def fresh(kind: str, **kw: Any) -> list[Outcome]:
+        folder = tmp_path / "state"
+        shutil.rmtree(folder, ignore_errors=True)
+        return asyncio.run(_drive(folder, 40, **kw))
+
+    cold = fresh("off", settle=True, precompute="off")
+    warm = fresh("warm", settle=True, precompute="warm")
+    hurried = fresh("warm-hurried", settle=False, precompute="warm")
+    assert sum(o.compacted for o in cold) >= 2
+    assert [o.body for o in warm] == [o.body for o in cold] == [o.body for o in hurried]
+
+
+def test_a_new_result_above_the_policy_threshold_is_cut_at_first_sight_and_spliced_the_same_later(
+    tmp_path: Path,
+) -> None:
+    """Far below the window, a result above ``offload_tokens`` (by more than its notice) is cut when it arrives;
+    one just above the threshold is left whole (its cut would cost more than it saves)."""
+
+    async def run() -> None:
+        engine = _engine(tmp_path, window=200_000)
+        limit = engine.policy.offload_tokens
+        assert limit > 0
+        big = "line of output\n" * (limit * 4 // 15 * 3)  # about 3x the threshold (BytesCounter: 4 bytes a token)
+        small = "x" * ((limit + 300) * 4)  # above the threshold by less than a notice
+        history: list[Any] = [{"role": "user", "content": "go"}]
+        for n, text in enumerate((big, small)):
+            history.append(
+                {"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "sh", "input": {}}]}
+            )
+            history.append(
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": text}]}
+            )
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history[:3])), {}, TENANT)
+        assert first.offloads == 1 and first.body is not None and first.tokens_after < first.tokens_before
+        second = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert second.offloads == 0 and second.body is not None
+        sent = orjson.loads(second.body)["messages"]
+        assert sent[:3] == orjson.loads(first.body)["messages"]  # the same cut spliced again
+        assert sent[3:] == history[3:]  # the one just above the threshold went out whole
+        await engine.aclose()
+        await engine.store.aclose()
+
+    asyncio.run(run())

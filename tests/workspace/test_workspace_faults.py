@@ -68,7 +68,7 @@ async def test_index_append_failure_removes_content(tmp_path: Path, monkeypatch:
     ws = LocalWorkspace(tmp_path, "s1")
     import contextfold._workspace._local as mod
 
-    def full(path: Path, line: bytes) -> None:
+    def full(path: Path, line: bytes, durable: bool) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(mod, "_append_line", full)
@@ -168,3 +168,26 @@ def test_short_writes_are_resumed_in_order(tmp_path: Path, monkeypatch: pytest.M
     ref = ws.offload_context_sync(msgs)
     assert ws.read_messages(ref) == msgs
     assert (tmp_path / "s" / ref.path).stat().st_size == ref.size == len(messages_to_jsonl(msgs).encode())
+
+
+@pytest.mark.parametrize("durable", [True, False])
+async def test_durable_fsyncs_each_write_and_not_durable_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, durable: bool
+) -> None:
+    """``durable=False`` (the proxy's choice) skips every fsync and stores the same bytes under the same names."""
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting)
+    ws = LocalWorkspace(tmp_path / str(durable), "s1", durable=durable)
+    ref = await ws.offload_tool_result("line\n" * 50, call_id="c", tool_name="shell")
+    monkeypatch.undo()
+    assert len(synced) == (3 if durable else 0)  # content file, its directory, the index line
+    other = LocalWorkspace(tmp_path / str(not durable), "s1", durable=not durable)
+    again = await other.offload_tool_result("line\n" * 50, call_id="c", tool_name="shell")
+    assert ref.path == again.path
+    assert ws.read_text(ref.path) == other.read_text(again.path) == "line\n" * 50

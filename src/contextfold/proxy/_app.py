@@ -128,7 +128,7 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     state = ProxyState(
         config=config,
         store=store,
-        engine=Engine(config, store, make_counter(config.counter)),
+        engine=Engine(config, store, make_counter(config.counter), log=safe_log),
         metrics=_Metrics(),
         log=safe_log,
     )
@@ -147,6 +147,7 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
             yield
         finally:
             state.ready = False
+            await state.engine.aclose()  # background compactions cancelled and awaited before the store closes
             await state.client.aclose()
             with contextlib.suppress(StoreError):
                 await store.aclose()

@@ -12,11 +12,17 @@ Per request (a parsed body of one `WireFormat`):
    their messages; everything else is the client's own JSON;
 3. a new oversized tool result is cut by the library's splitter, the rest
    offloaded to the tenant's workspace, and the rewrite stored;
-4. only when the forwarded request passes the trigger, the library's digest
-   strategy compacts it (cuts only between the client's wire messages, never
-   splitting one), the originals are archived, and the new record is stored
-   by compare-and-set: a concurrent compaction of the same lineage loses and
-   adopts the winner's record.
+4. once the forwarded request passes the policy's pre-trigger, the next
+   replacement is computed in the background (one task per lineage, in a
+   worker thread: the library's digest strategy, cutting only between the
+   client's wire messages, never splitting one; the originals archived) and
+   stored by compare-and-set under the lineage's ``+next`` key, so replicas
+   and a restarted proxy find the same bytes;
+5. the first request past the trigger promotes that replacement (compare-and-set
+   on the lineage: a concurrent promotion or compaction loses and adopts the
+   winner's record). A request blocks on a compaction only when it would not
+   fit otherwise (above the midpoint between trigger and window): it waits for
+   the running task, or compacts on the spot.
 
 Nothing here touches the network; every failure raises, and the app forwards
 the original bytes (fail open). Counting and hashing cost one pass over the
@@ -27,11 +33,14 @@ messages) in counting.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import math
 import re
+import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -72,6 +81,12 @@ _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
+_WARM_STEP = 0.2
+"""The early warm-up starts this much of the trigger before ``CompactionPolicy.precompute_ratio``."""
+_NOTICE_MARGIN = 1000
+"""Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
+NEXT_SUFFIX = "+next"
+"""Store key suffix of a lineage's precomputed next replacement (``lineage + NEXT_SUFFIX``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -138,6 +153,23 @@ class CompactionPolicy:
     summary_ratio: float = 0.4
     reserve_ratio: float = 0.1
     min_recent_messages: int = 2
+    precompute: str = "warm"
+    """What happens in the background once the forwarded request passes ``precompute_ratio`` of the trigger:
+
+    - ``"warm"`` (default): the plan of that request's history runs in the engine's worker thread and is dropped;
+      what it leaves cached (each message's canonical form, counts and facts) makes the compaction at the trigger,
+      which still compacts that request's own history (the same bytes as ``"off"``), about twice as fast;
+    - ``"replacement"``: the next replacement itself is computed from the history's shortest prefix past the
+      pre-trigger, stored under ``lineage + NEXT_SUFFIX`` by compare-and-set, and promoted by the request at the
+      trigger (no compaction on the request path; costlier sessions, see ``docs/proxy.md``);
+    - ``"off"``: nothing; the request at the trigger compacts on the request path.
+    """
+    precompute_ratio: float = 0.9
+    """Share of the trigger from which the background work starts."""
+    offload_tokens: int = 2000
+    """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
+    first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
+    what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
 
 
 class _AlignRule:
@@ -160,18 +192,65 @@ class Engine:
     """The proxy's rewrite logic over one store and one state directory (see the module docstring)."""
 
     def __init__(
-        self, config: ProxyConfig, store: SessionStore, counter: TokenCounter, policy: CompactionPolicy | None = None
+        self,
+        config: ProxyConfig,
+        store: SessionStore,
+        counter: TokenCounter,
+        policy: CompactionPolicy | None = None,
+        *,
+        log: Callable[[str], None] | None = None,
     ) -> None:
         self.config = config
+        self.log = log if log is not None else (lambda line: print(line, file=sys.stderr, flush=True))
         self.store = store
         self.counter = counter
         self.workspace_root = Path(config.state_dir) / "workspace"
         self._objects = ObjectRoot(config.workspace_url) if config.workspace_url else None
         self._counts: dict[str, int] = {}
         self._canon: dict[str, list[Message]] = {}
+        self._hashes: dict[bytes, str] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else CompactionPolicy()
+        self._next: dict[tuple[str, str, str], _Next] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    # -- background work -------------------------------------------------------------------------
+
+    def _executor(self) -> ThreadPoolExecutor:
+        """One worker thread for compactions: they leave the event loop, and never run two at once."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="contextfold-compact")
+        return self._pool
+
+    async def settle(self) -> None:
+        """Wait for every background compaction to finish (benchmarks and tests: the model's thinking time)."""
+        tasks = [n.task for n in self._next.values() if not n.task.done()]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Cancel and await the background compactions, then stop the worker thread (the app's shutdown)."""
+        tasks = [n.task for n in self._next.values()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self._next.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def _done(self, key: tuple[str, str, str], task: asyncio.Task[LineageRecord | None]) -> None:
+        """A background compaction ended: log its error (never lost silently)."""
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            self.log(
+                f"contextfold proxy: background compaction failed (session {key[1][:24]}): "
+                f"{type(exc).__name__}: {str(exc)[:160]}"
+            )
 
     def workspace(self, tenant: str) -> LocalWorkspace | ObjectWorkspace:
         """The tenant's workspace: every session of one credential shares it, no other credential sees it.
@@ -181,7 +260,8 @@ class Engine:
         """
         if self._objects is not None:
             return self._objects.workspace(tenant)
-        return LocalWorkspace(self.workspace_root, tenant)
+        # No fsync per item (~10 ms each, on the request path): the same promise as the SQLite store's WAL.
+        return LocalWorkspace(self.workspace_root, tenant, durable=False)
 
     # -- counting --------------------------------------------------------------------------------
 
@@ -199,6 +279,21 @@ class Engine:
             if len(self._canon) > _CACHE_LIMIT:
                 self._canon.clear()
             self._canon[name] = cached
+        return cached
+
+    def _hash(self, message: Any, raw: bytes) -> str:
+        """``message_hash`` of a wire message, cached by a digest of its serialized bytes.
+
+        The canonical walk (breakpoints dropped, lone texts unified) runs once per distinct message; a message the
+        client sends again costs one SHA-256 of its bytes and a lookup.
+        """
+        key = hashlib.sha256(raw).digest()
+        cached = self._hashes.get(key)
+        if cached is None:
+            cached = message_hash(message)
+            if len(self._hashes) > _CACHE_LIMIT:
+                self._hashes.clear()
+            self._hashes[key] = cached
         return cached
 
     def _count(self, fmt: WireFormat, key: str, message: Any) -> int:
@@ -240,6 +335,7 @@ class Engine:
         if len(self._locks) > _LINEAGE_LIMIT:  # forget idle lineages (the store's compare-and-set still orders them)
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
             self._last_sent.clear()
+            self._next = {k: v for k, v in self._next.items() if not v.task.done()}
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             outcome = await self._rewrite_locked(fmt, body, headers, tenant, session, lineage, split.head, client)
@@ -262,7 +358,8 @@ class Engine:
         reading = asyncio.ensure_future(self.store.get_lineage(tenant, session, lineage))
         await asyncio.sleep(0)  # let the read go out on the wire
         try:
-            hashes = [message_hash(m) for m in client]
+            raws = [orjson.dumps(m) for m in client]  # each message serialized once: hashed, then forwarded as is
+            hashes = [self._hash(m, raw) for m, raw in zip(client, raws, strict=True)]
             chains = [""]
             for h in hashes:
                 chains.append(chain_hash(chains[-1], h))
@@ -287,14 +384,16 @@ class Engine:
         rewrites = dict(base.rewrites)
         new_rewrites = False
         covered = base.covered
+        limit = min(self.policy.offload_tokens or ctx.result_limit, ctx.result_limit)
         for i in range(covered, len(client)):
             h = hashes[i]
             message = client[i]
             if h in rewrites or not fmt.has_tool_result(message):
                 continue
-            if self._count(fmt, h, message) <= ctx.result_limit:
-                continue
-            rewritten, n = await self._offload(fmt, i, message, tenant, ctx.result_limit)
+            size = self._count(fmt, h, message)
+            if size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN):
+                continue  # below the policy's own threshold a cut must save more than its notice adds
+            rewritten, n = await self._offload(fmt, i, message, tenant, limit)
             if n:
                 rewrites[h] = rewritten
                 offloads += n
@@ -302,12 +401,10 @@ class Engine:
         record_now = replace(base, rewrites=MappingProxyType(rewrites)) if new_rewrites else base
         forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, body)
         compacted = False
-        if tokens > ctx.trigger_tokens:
-            made = await self._compact(fmt, body, head, record_now, client, hashes, chains, forwarded, tenant, ctx)
-            if made is not None:
-                forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
-                if tokens2 < tokens:
-                    record_now, forwarded, tokens, compacted = made, forwarded2, tokens2, True
+        job = _Job(fmt=fmt, body=body, head=head, client=client, hashes=hashes, chains=chains, tenant=tenant, ctx=ctx)
+        record_now, forwarded, tokens, compacted = await self._maybe_compact(
+            job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
+        )
         changed = compacted or new_rewrites
         if changed:
             stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
@@ -332,7 +429,7 @@ class Engine:
                 action="pass",
                 cache_reuse=reuse,
             )
-        data = self._serialize(fmt, body, head, forwarded)
+        data = self._serialize(fmt, body, head, forwarded, {id(m): raw for m, raw in zip(client, raws, strict=True)})
         return Outcome(
             body=data,
             session=session,
@@ -343,6 +440,164 @@ class Engine:
             cache_reuse=reuse,
             action="compacted" if compacted else "spliced",
         )
+
+    async def _maybe_compact(
+        self,
+        job: _Job,
+        key: tuple[str, str, str],
+        record: LineageRecord,
+        forwarded: list[Any],
+        tokens: int,
+        fixed: int,
+        window: int,
+    ) -> tuple[LineageRecord, list[Any], int, bool]:
+        """Compaction for one request: (record, forwarded, tokens, compacted).
+
+        Past the pre-trigger the next replacement is computed in the background from the history's shortest prefix
+        past the pre-trigger (a function of the history alone: any replica, before or after a restart, computes the
+        same bytes). The first request past the trigger promotes it (waiting only for what is left of its
+        computation, or computing it when no task or store has it). A request past the midpoint between trigger and
+        window (a history that jumped) compacts its own whole history on the spot, as does one whose promotion
+        saves nothing.
+        """
+        fmt, body, client, hashes, ctx = job.fmt, job.body, job.client, job.hashes, job.ctx
+        policy = self.policy
+        pre = int(ctx.trigger_tokens * policy.precompute_ratio)
+        hard = (ctx.trigger_tokens + window) // 2
+        early = int(ctx.trigger_tokens * max(0.0, policy.precompute_ratio - _WARM_STEP))
+        if policy.precompute == "warm" and early < tokens <= ctx.trigger_tokens:
+            # Two warm-ups per compaction: one early (most messages, time to finish), one close to the trigger (the
+            # messages since); a negative basis never matches a replacement's.
+            basis = -1 - (2 * record.compactions + (tokens > pre))
+            entry = self._next.get(key)
+            if entry is None or (entry.basis != basis and entry.task.done()):
+                loop = asyncio.get_running_loop()
+                warming = loop.run_in_executor(self._executor(), self._prepare, job, record, forwarded)
+                task = asyncio.ensure_future(_discard(warming))
+                task.add_done_callback(functools.partial(self._done, key))
+                self._next[key] = _Next(basis=basis, task=task)
+            return record, forwarded, tokens, False
+        if policy.precompute == "replacement" and pre < tokens <= ctx.trigger_tokens:
+            if not self._started(key, record):
+                prefix = self._prefix(job, record, forwarded, fixed, pre)
+                if prefix is not None:
+                    self._start(key, record, *prefix)
+            return record, forwarded, tokens, False
+        if tokens <= ctx.trigger_tokens:
+            return record, forwarded, tokens, False
+        if policy.precompute == "replacement" and tokens <= hard:
+            made = await self._next_record(key, record, job, self._prefix(job, record, forwarded, fixed, pre))
+            if made is not None:
+                forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
+                if tokens2 < tokens:
+                    return made, forwarded2, tokens2, True
+        made = await self._compact(job, record, forwarded)
+        if made is not None:
+            forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
+            if tokens2 < tokens:
+                return made, forwarded2, tokens2, True
+        return record, forwarded, tokens, False
+
+    def _prefix(
+        self, job: _Job, record: LineageRecord, forwarded: list[Any], fixed: int, pre: int
+    ) -> tuple[_Job, list[Any]] | None:
+        """The request cut to the shortest prefix of its history whose forwarded tokens pass ``pre``."""
+        fmt, client, hashes = job.fmt, job.client, job.hashes
+        total = fixed + (record.tokens if record.covered else 0)
+        offset = 1 if record.covered else 0  # the replacement's place in ``forwarded``
+        for i in range(record.covered, len(client)):
+            h = hashes[i]
+            element = forwarded[offset + i - record.covered]
+            total += self._count(fmt, "rw:" + h, element) if h in record.rewrites else self._count(fmt, h, element)
+            if total > pre:
+                k = i + 1
+                while k < len(client) and not self._ends_turn(fmt, client, hashes, k):
+                    k += 1  # to the end of the turn: the whole prefix may be compacted, never a call without its result
+                if k - record.covered < 2 or not self._ends_turn(fmt, client, hashes, k):
+                    return None
+                cut = replace(job, client=client[:k], hashes=hashes[:k], chains=job.chains[: k + 1], whole=True)
+                return cut, forwarded[: offset + k - record.covered]
+        return None
+
+    def _ends_turn(self, fmt: WireFormat, client: list[Any], hashes: list[str], k: int) -> bool:
+        """Whether the client's turn ends after message ``k - 1``: a cut there separates nothing.
+
+        Decided from the history alone, the same from any later request: message ``k - 1`` is not the model's
+        nor glued to the next, and the next is the model's (or there is none yet: a request ends with the client's
+        own turn, and the model's answer comes next).
+        """
+        last = client[k - 1]
+        if fmt.glued_to_next(last) or self._canonical(fmt, k - 1, last, hashes[k - 1])[-1].role == "assistant":
+            return False
+        if k == len(client):
+            return True
+        following = self._canonical(fmt, k, client[k], hashes[k])
+        return bool(following) and following[0].role == "assistant"
+
+    # -- the precomputed next replacement --------------------------------------------------------
+
+    def _fit(self, pending: LineageRecord, record: LineageRecord, job: _Job) -> LineageRecord | None:
+        """``pending`` as the lineage's next record for this request, or None when it does not follow ``record``.
+
+        It must be one compaction ahead of the current record and cover a prefix of this history; the current
+        record's rewrites of the messages it leaves are carried over (a rewrite is content-addressed: same bytes).
+        """
+        if pending.compactions != record.compactions + 1:
+            return None
+        if not (0 < pending.covered < len(job.client) and job.chains[pending.covered] == pending.covered_hash):
+            return None
+        tail = set(job.hashes[pending.covered :])
+        rewrites = {h: v for h, v in record.rewrites.items() if h in tail}
+        rewrites.update(pending.rewrites)
+        return replace(pending, lineage=record.lineage, version=record.version, rewrites=MappingProxyType(rewrites))
+
+    async def _next_record(
+        self, key: tuple[str, str, str], record: LineageRecord, job: _Job, prefix: tuple[_Job, list[Any]] | None
+    ) -> LineageRecord | None:
+        """The lineage's next record for a request past the trigger: precomputed, stored by a replica, or made now."""
+        entry = self._next.get(key)
+        if entry is not None and entry.basis == record.compactions:
+            await asyncio.wait([entry.task])  # what is left of it; a cancelled request must not cancel the task
+            if not entry.task.cancelled() and entry.task.exception() is None:
+                result = entry.task.result()
+                fitted = self._fit(result, record, job) if result is not None else None
+                if fitted is not None:
+                    return fitted
+        stored = await self.store.get_lineage(job.tenant, record.session, record.lineage + NEXT_SUFFIX)
+        fitted = self._fit(stored, record, job) if stored is not None else None
+        if fitted is not None or prefix is None:
+            return fitted
+        made = await self._compact(prefix[0], record, prefix[1])  # the bytes the background task would have made
+        return self._fit(made, record, job) if made is not None else None
+
+    def _started(self, key: tuple[str, str, str], record: LineageRecord) -> bool:
+        """Whether the lineage's next replacement is (being) computed, or a task of it still runs (one at a time)."""
+        entry = self._next.get(key)
+        return entry is not None and (entry.basis == record.compactions or not entry.task.done())
+
+    def _start(self, key: tuple[str, str, str], record: LineageRecord, job: _Job, forwarded: list[Any]) -> None:
+        """Compute the next replacement in the background, unless it is (being) computed: one task per lineage."""
+        if self._started(key, record):
+            return
+        task = asyncio.ensure_future(self._precompute(record, job, forwarded))
+        task.add_done_callback(functools.partial(self._done, key))
+        self._next[key] = _Next(basis=record.compactions, task=task)
+
+    async def _precompute(self, record: LineageRecord, job: _Job, forwarded: list[Any]) -> LineageRecord | None:
+        """The next record, stored by compare-and-set under ``lineage + NEXT_SUFFIX`` (replicas find the same)."""
+        name = record.lineage + NEXT_SUFFIX
+        stored = await self.store.get_lineage(job.tenant, record.session, name)
+        if stored is not None and self._fit(stored, record, job) is not None:
+            return stored  # another replica (or this proxy before a restart) computed it already
+        made = await self._compact(job, record, forwarded)
+        if made is None:
+            return None
+        put = await self.store.put_lineage(
+            replace(made, lineage=name), expected_version=stored.version if stored is not None else 0
+        )
+        if put is None:  # another replica stored its own first: that one is the lineage's next
+            return await self.store.get_lineage(job.tenant, record.session, name)
+        return put
 
     # -- assembling and serializing --------------------------------------------------------------
 
@@ -376,8 +631,18 @@ class Engine:
                 replacement = record.marked
         return [_Raw(replacement), *tail], tokens
 
-    def _serialize(self, fmt: WireFormat, body: dict[str, Any], head: list[Any], forwarded: list[Any]) -> bytes:
-        """The body with its message list replaced; the stored replacement goes out byte for byte."""
+    def _serialize(
+        self,
+        fmt: WireFormat,
+        body: dict[str, Any],
+        head: list[Any],
+        forwarded: list[Any],
+        raws: Mapping[int, bytes],
+    ) -> bytes:
+        """The body with its message list replaced; the stored replacement goes out byte for byte.
+
+        ``raws``: the client's messages already serialized (by ``id``), reused instead of serialized again.
+        """
         parts: list[bytes] = [orjson.dumps(m) for m in head]
         for item in forwarded:
             if isinstance(item, _Raw):
@@ -385,7 +650,8 @@ class Engine:
                 if inner:
                     parts.append(inner)
             else:
-                parts.append(orjson.dumps(item))
+                raw = raws.get(id(item))
+                parts.append(raw if raw is not None else orjson.dumps(item))
         array = b"[" + b",".join(parts) + b"]"
         out = dict(body)
         out[fmt.key] = orjson.Fragment(array)
@@ -425,9 +691,19 @@ class Engine:
     # -- compaction ------------------------------------------------------------------------------
 
     def _plan(
-        self, strategy: DigestStrategy, messages: list[Message], ctx: ContextConfig, fixed: int, ratio: float
+        self,
+        strategy: DigestStrategy,
+        messages: list[Message],
+        ctx: ContextConfig,
+        fixed: int,
+        ratio: float,
+        *,
+        recent: bool = True,
     ) -> CompactionPlan | None:
-        """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there)."""
+        """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there).
+
+        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part).
+        """
         policy = self.policy
         budget = int((ctx.trigger_tokens - fixed) * ratio)
         if budget <= 1000:
@@ -436,8 +712,8 @@ class Engine:
             update={
                 "window": math.ceil(budget * ctx.safety_margin / ctx.trigger_ratio),
                 "summary_ratio": policy.summary_ratio,
-                "reserve_ratio": min(policy.reserve_ratio, ctx.trigger_ratio / 2),
-                "min_recent_messages": policy.min_recent_messages,
+                "reserve_ratio": min(policy.reserve_ratio, ctx.trigger_ratio / 2) if recent else 0.0,
+                "min_recent_messages": policy.min_recent_messages if recent else 0,
             }
         )
         try:
@@ -448,20 +724,29 @@ class Engine:
             return None
         return plan
 
-    async def _compact(
-        self,
-        fmt: WireFormat,
-        body: Mapping[str, Any],
-        head: list[Any],
-        record: LineageRecord,
-        client: list[Any],
-        hashes: list[str],
-        chains: list[str],
-        forwarded: list[Any],
-        tenant: str,
-        ctx: ContextConfig,
-    ) -> LineageRecord | None:
-        """A new record whose replacement compacts the forwarded history, or None when nothing can be compacted."""
+    async def _compact(self, job: _Job, record: LineageRecord, forwarded: list[Any]) -> LineageRecord | None:
+        """A new record whose replacement compacts the forwarded history, or None when nothing can be compacted.
+
+        The planning and rendering run in the engine's worker thread, the archive write on the event loop.
+        """
+        loop = asyncio.get_running_loop()
+        pool = self._executor()
+        prepared = await loop.run_in_executor(pool, self._prepare, job, record, forwarded)
+        if prepared is None:
+            return None
+        plan, wire, cut_wire, rep_len = prepared
+        workspace = self.workspace(job.tenant)
+        ref = await workspace.offload_context(plan.archived)
+        plan = plan.with_archive_ref(ref.path)
+        summary = _with_readback_note(plan.summary, ref.path, _location(workspace, ref.path))
+        finish = functools.partial(self._finish, job, record, summary, wire, cut_wire, rep_len)
+        return await loop.run_in_executor(pool, finish)
+
+    def _prepare(
+        self, job: _Job, record: LineageRecord, forwarded: list[Any]
+    ) -> tuple[CompactionPlan, list[Any], int, int] | None:
+        """The plan over the forwarded history: (plan, wire messages, cut in wire messages, replacement length)."""
+        fmt, client, hashes = job.fmt, job.client, job.hashes
         wire: list[Any] = []
         for item in forwarded:
             if isinstance(item, _Raw):
@@ -469,7 +754,7 @@ class Engine:
             else:
                 wire.append(item)
         rep_len = len(wire) - (len(client) - record.covered)
-        system = fmt.system_messages(body, head)
+        system = fmt.system_messages(job.body, job.head)
         canon: list[Message] = []
         safe: list[bool] = []
         owner: list[int] = []
@@ -488,16 +773,17 @@ class Engine:
                 owner.append(w)
                 glued = w > 0 and fmt.glued_to_next(wire[w - 1])
                 safe.append(k == 0 and not glued)
-        safe.append(False)  # never compact everything: the client's newest message always goes out as sent
+        # Never compact everything: the client's newest message always goes out as sent (a prefix's end is not it).
+        safe.append(job.whole)
         lo = len(system)
-        tools_tokens = _tools_tokens(self.counter, body) + kept_tokens
+        tools_tokens = _tools_tokens(self.counter, job.body) + kept_tokens
         strategy = DigestStrategy(rules=(*DEFAULT_RULES, _AlignRule(lo, safe)))
         messages = [*system, *canon]
         plan = None
         # The policy's depth first; when the newest turn does not fit it, step by step up to the shallowest cut.
         target = self.policy.target_ratio
         for ratio in dict.fromkeys((target, *(r for r in _FALLBACK_TARGETS if r > target))):
-            plan = self._plan(strategy, messages, ctx, tools_tokens, ratio)
+            plan = self._plan(strategy, messages, job.ctx, tools_tokens, ratio, recent=not job.whole)
             if plan is not None:
                 break
         if plan is None:
@@ -506,10 +792,22 @@ class Engine:
         cut_wire = owner[cut] if cut < len(owner) else len(wire)
         if cut_wire == 0:
             return None
-        workspace = self.workspace(tenant)
-        ref = await workspace.offload_context(plan.archived)
-        plan = plan.with_archive_ref(ref.path)
-        summary = _with_readback_note(plan.summary, ref.path, _location(workspace, ref.path))
+        limit = len(client) + 1 if job.whole else len(client)
+        if (record.covered + (cut_wire - rep_len) if cut_wire >= rep_len else record.covered) >= limit:
+            return None
+        return plan, wire, cut_wire, rep_len
+
+    def _finish(
+        self,
+        job: _Job,
+        record: LineageRecord,
+        summary: Message,
+        wire: list[Any],
+        cut_wire: int,
+        rep_len: int,
+    ) -> LineageRecord | None:
+        """The new record: the summary rendered in the wire format, kept items, carried messages, their count."""
+        fmt, client, hashes = job.fmt, job.client, job.hashes
         compacted_wire = wire[:cut_wire]
         keep = [m for m in compacted_wire if fmt.must_keep(m)]
         next_message = wire[cut_wire] if cut_wire < len(wire) else None
@@ -520,7 +818,7 @@ class Engine:
         else:
             new_covered = record.covered
             carried = wire[cut_wire:rep_len]
-        if new_covered >= len(client):
+        if new_covered >= (len(client) + 1 if job.whole else len(client)):
             return None
         ordered = [*keep, *rendered] if fmt.keep_first else [*rendered, *keep]
         replacement = strip_breakpoints([*ordered, *carried])
@@ -533,7 +831,7 @@ class Engine:
         return replace(
             record,
             covered=new_covered,
-            covered_hash=chains[new_covered],
+            covered_hash=job.chains[new_covered],
             replacement=orjson.dumps(replacement),
             marked=marked,
             tokens=tokens,
@@ -543,11 +841,41 @@ class Engine:
         )
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Job:
+    """One request's parsed parts a compaction reads (a background one keeps them after the request is answered)."""
+
+    fmt: WireFormat
+    body: Mapping[str, Any]
+    head: list[Any]
+    client: list[Any]
+    hashes: list[str]
+    chains: list[str]
+    tenant: str
+    ctx: ContextConfig
+    whole: bool = False
+    """A precomputation over a prefix of the history: it may compact all of it (the messages after the prefix are
+    the recent part the request at the trigger keeps), and keeps no recent messages of its own."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Next:
+    """A lineage's background compaction: the compactions count of the record it starts from, and its task."""
+
+    basis: int
+    task: asyncio.Task[LineageRecord | None]
+
+
 @dataclass(frozen=True, slots=True)
 class _Raw:
     """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
 
     data: bytes
+
+
+async def _discard(work: Any) -> None:
+    """Await ``work`` and drop its result (a cache warm-up)."""
+    await work
 
 
 def _tools_tokens(counter: TokenCounter, body: Mapping[str, Any]) -> int:
