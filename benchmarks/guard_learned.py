@@ -43,7 +43,7 @@ from contextfold._guard._normalize import fold_bytes  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "guard"
 OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
-PARTS = ("tune", "eval", "eval2", "eval3")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4")
 KEEP = 30_000
 MIN_COUNT = 2
 L2 = 1e-4
@@ -179,14 +179,39 @@ def text_scores(model: L.Model, texts: list[str]) -> np.ndarray:
     return out
 
 
+PROSE = ("en_prose.md", "zh_prose.md", "zh_tech_docs.md")
+PROSE_CHUNKS = 300  # per file
+
+
+def prose_chunks(text_dir: Path) -> list[str]:
+    """Benign prose that speaks to a reader ("you'll write ..."): paragraphs of the shared calibration text (the Rust
+    book in English and Chinese, FastAPI's Chinese docs) joined up to about 1,000 characters, the first chunks of
+    each file."""
+    out: list[str] = []
+    for name in PROSE:
+        path = text_dir / name
+        if not path.exists():
+            continue
+        chunks: list[str] = []
+        cur = ""
+        for para in path.read_text(encoding="utf-8").split("\n\n"):
+            if cur and len(cur) + len(para) > 1000:
+                chunks.append(cur)
+                cur = ""
+            cur = f"{cur}\n\n{para}" if cur else para
+        out += chunks[:PROSE_CHUNKS]
+    return out
+
+
 def training_set(dev: Path) -> tuple[list[dict[str, str]], list[str], list[int], list[str]]:
     tune = rows("tune")
     extra = dev_results(
         dev, 2.2, ("openhands_multiswe_llama4.jsonl", "tau_airline_gpt4o.jsonl", "swe_mini_gemini3pro.jsonl")
     )[:1500]
-    texts = [r["text"] for r in tune] + extra
-    labels = [int(r["label"] == "injection") for r in tune] + [0] * len(extra)
-    fams = [family(r["source"]) for r in tune] + ["dev tool results"] * len(extra)
+    prose = prose_chunks(dev.parent / "text")
+    texts = [r["text"] for r in tune] + extra + prose
+    labels = [int(r["label"] == "injection") for r in tune] + [0] * (len(extra) + len(prose))
+    fams = [family(r["source"]) for r in tune] + ["dev tool results"] * len(extra) + ["shared prose"] * len(prose)
     return tune, texts, labels, fams
 
 
@@ -229,8 +254,9 @@ def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = Tru
     threshold = pick_threshold(oof, benign_tune, fp)
     weights, bias = train(win, list(range(len(win.grams))))
     meta = {
-        "trained_on": "tests/data/guard/tune.jsonl + 1500 dev tool results",
+        "trained_on": "tests/data/guard/tune.jsonl + 1500 dev tool results + shared prose chunks",
         "ngrams": list(L.NGRAMS),
+        "words": L.WORDS,
         "threshold_from": f"leave-one-source-out scores, at most {fp:.0%} of benign tune strings above",
     }
     model = L.Model(weights, bias, threshold, meta)
@@ -306,7 +332,16 @@ def main() -> None:
     ap.add_argument("--fp", type=float, default=0.01, help="share of benign tune strings allowed above the threshold")
     ap.add_argument("--write", action="store_true", help="write the shipped data file")
     ap.add_argument("--tune-only", action="store_true", help="leave the frozen parts unread (while choosing)")
+    ap.add_argument("--l2", type=float, default=1e-4, help="L2 penalty of the logistic regression")
+    ap.add_argument("--words", action="store_true", help="words and word pairs beside the character n-grams")
+    ap.add_argument("--ngrams", default="", help="character n-gram lengths, e.g. 3,4 (default: the module's)")
     args = ap.parse_args()
+    global L2
+    L2 = args.l2
+    if args.words:
+        L.WORDS = True
+    if args.ngrams:
+        L.NGRAMS = tuple(int(n) for n in args.ngrams.split(","))
     t0 = time.time()
     m = measure(args.dev, args.fp, args.write, frozen=not args.tune_only)
     print(table(m))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import subprocess
 import sys
 import time
@@ -153,3 +154,42 @@ def test_findings_do_not_depend_on_the_hash_seed() -> None:
         assert out.returncode == 0, out.stderr
         outs.add(out.stdout)
     assert len(outs) == 1
+
+
+def _collapse(b: bytes) -> bytes:
+    return re.sub(rb"\s{2,}", b" ", b)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["you", "your", "ignore", "the", "instructions", "rules", "x" * 90, "word", ".", "\n"]),
+        min_size=1,
+        max_size=160,
+    ).map(" ".join),
+    st.integers(min_value=2, max_value=4),
+)
+def test_padding_words_apart_with_blanks_changes_no_window(text: str, k: int) -> None:
+    # An attacker who spaces words apart neither splits a window nor makes a short text long: the windows of the
+    # padded text hold the same characters once blank runs are one (what the n-grams read), in the same order.
+    padded = text.replace(" ", " " * k)
+    got = []
+    for t in (text, padded):
+        norm, raw = fold_bytes(t)
+        got.append([_collapse(raw[lo:hi]).strip() for lo, hi in _learned.trigger_windows(norm.text, raw)])
+    assert got[0] == got[1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab \n\t\x0b", max_size=300), st.data())
+def test_reach_counts_blank_runs_as_one(text: str, data: st.DataObject) -> None:
+    raw = text.encode()
+    p = data.draw(st.integers(min_value=0, max_value=len(raw)))
+    k = data.draw(st.integers(min_value=1, max_value=80))
+    lo, hi = _learned._reach_back(raw, p, k), _learned._reach_on(raw, p, k)
+    back, on = len(_collapse(raw[lo:p])), len(_collapse(raw[p:hi]))
+    # enough characters (or the whole side), and no shorter span would hold as many
+    assert back >= k or lo == 0
+    assert on >= k or hi == len(raw)
+    assert lo == p or len(_collapse(raw[lo + 1 : p])) < k
+    assert hi == p or len(_collapse(raw[p : hi - 1])) < k

@@ -2,22 +2,25 @@
 
 The rules (`contextfold._guard._rules`) catch the phrasings they were written for; a paraphrase, a persona
 reassignment or an order in a language the rules do not list passes them. This model reads the same folded text
-as character 3- and 4-grams (each distinct gram once, weights summed and divided by the square root of their
-count), trained offline on the tune split of ``tests/data/guard`` by ``benchmarks/guard_learned.py`` and shipped as
-a data file (``injection_ngrams.gz``, loaded on first use; no download at run time).
+as character 4-grams (each distinct gram once, weights summed and divided by the square root of their count),
+trained offline on the tune split of ``tests/data/guard`` (plus benign tool results and prose) by
+``benchmarks/guard_learned.py`` and shipped as a data file (``injection_ngrams.gz``, loaded on first use; no
+download at run time).
 
 Scoring a character n-gram set costs far more than a rule's gate, so the model reads only **windows** of the text
 around words that address a reader or speak about instructions (second-person pronouns, "AI", "assistant",
 "ignore", "instructions", and their counterparts in the languages of the corpus), or the whole text when it is
 short. A text without such a word costs one set intersection. A window scoring above the threshold becomes a
 ``learned.injection`` finding of medium severity over that window; at most `MAX_WINDOWS` windows are scored per
-text (the first ones), so the cost stays linear and bounded on floods of trigger words. The same windows are used
+text (the first ones), so the cost stays linear and bounded on floods of trigger words. Window sizes count a run
+of blanks as one character, as the n-grams do, so spacing words apart changes neither. The same windows are used
 in training, so what the model learned is what it is asked.
 """
 
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import math
 import re
@@ -41,7 +44,13 @@ _TRIGGER_TEXT = (
     "tu toi vous votre vos ignorez oublie oubliez ia usted ignora olvida olvidate instrucciones "
     "tuo tua voi dimentica istruzioni voce teu esqueca instrucoes jij jouw negeer vergeet instructies "
     # Turkish, Indonesian, Tagalog (folded: accents gone; words that are also English or code are left out)
-    "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan"
+    "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan "
+    # Orders and what they are about (English, German with its formal "Sie", French, Spanish, Turkish): an order
+    # to write, say or answer something, rules and earlier instructions, a mode
+    "say tell respond answer reply rules previous pretend act roleplaying simulate "
+    "sie ihr euch schreibe schreib sage sag antworte antworten regeln bisherigen vorherigen modus "
+    "ecris dis reponds regles precedentes escribe di responde reglas anteriores "
+    "sen sana seni senin kurallar onceki yanitla"
 )
 TRIGGER_WORDS: frozenset[bytes] = frozenset(_TRIGGER_TEXT.encode().split())
 # The same for scripts the folding turns into ``?``: found in the folded text.
@@ -49,6 +58,8 @@ TRIGGER_LITERALS: tuple[str, ...] = (
     "ты", "вы", "тебя", "твой", "ваш", "игнорир", "забудь", "инструкц",
     "你", "您", "忽略", "指令", "あなた", "無視", "指示", "당신", "너", "무시", "지시",
     "أنت", "انت", "تجاهل", "تعليمات", "आप", "तुम", "निर्देश", "আপনি", "তুমি", "নির্দেশ", "คุณ", "คำสั่ง", "เพิกเฉย",
+    "ответь", "напиши", "правила", "режим", "回答", "规则", "模式", "答え", "ルール", "モード",
+    "يمكنك", "الخاص بك", "أنا", "وضع", "मुझे", "आपके", "मोड", "আমাকে",
 )  # fmt: skip
 # A text this short is read whole; a window reaches this far before and after its trigger word.
 SHORT = 600
@@ -57,17 +68,32 @@ AFTER = 250
 MAX_WINDOWS = 16
 MIN_TRIGGERS = 2
 NGRAMS = (4,)
-_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in NGRAMS}
+# Word features beside the character n-grams (each distinct word and pair of adjacent words, marked by a tab: the
+# character n-grams never hold one, blanks are collapsed to a space before they are cut). Off: measured in round 6
+# (``benchmarks/guard_learned.py --words``), they moved the leave-one-source-out recall on tune by 0.3 points at most
+# (either way) and cost about a third more per scored window. The data file's header names the features it was
+# trained with.
+WORDS = False
+_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in (3, 4, 5)}
 _BLANKS = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
 def grams(folded: str) -> set[str]:
-    """The distinct character n-grams of ``folded`` (folded text; blanks collapsed, one blank added each end)."""
+    """The features of ``folded``: its distinct character n-grams, and its distinct words and word pairs.
+
+    Blanks are collapsed and one blank added each end before n-grams are cut; with `WORDS`, each word and each pair
+    of adjacent words is a feature too, marked by a leading tab (a word, or a word, a tab and the next word).
+    """
     s = " " + _BLANKS.sub(" ", folded) + " "
     out: set[str] = set()
     for n in NGRAMS:
         out.update(_GRAM[n].findall(s))
+    if WORDS:
+        words = ["\t" + w for w in _WORD.findall(s)]
+        out.update(words)
+        out.update(map("".join, itertools.pairwise(words)))
     return out
 
 
@@ -101,19 +127,96 @@ def trigger_windows(
     if n <= SHORT:
         return [(0, n)] if _prose(raw, 0, n) else []
     hits = _trigger_places(spaced, words, pieces, literals)
-    out: list[list[int]] = []  # [lo, hi, trigger words in the window]
+    if len(hits) < MIN_TRIGGERS and n > 4 * SHORT:  # one trigger place: no window, unless the text is short
+        return []
+    # Window geometry is measured with every run of blanks counted as one character, so padding words apart with
+    # blanks neither splits a window nor makes a short text long (the n-grams collapse blank runs too). Offsets of
+    # trigger places are letters, never inside a run: the runs between two places are those of the bytes between.
+    if n <= 4 * SHORT and n - _blanks(raw, 0, n) <= SHORT and n - _removed(raw, 0, n) <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    out: list[list[int]] = []  # [trigger places, first place, last place] of each window
+    reach = BEFORE + AFTER
+    prev = 0
     for p in hits:
-        lo, hi = max(0, p - BEFORE), min(n, p + AFTER)
-        if out and lo <= out[-1][1]:
-            out[-1][1] = hi
-            out[-1][2] += 1
+        # Two places share a window when at most BEFORE + AFTER characters apart once blank runs are one: always
+        # when as close in the raw text, never when eight times as far apart (the runs between are read only then).
+        gap = p - prev
+        near = bool(out) and (
+            gap <= reach
+            or (gap <= 8 * reach and gap - _blanks(raw, prev, p) <= reach and gap - _removed(raw, prev, p) <= reach)
+        )
+        prev = p
+        if near:
+            out[-1][0] += 1
+            out[-1][2] = p
         elif len(out) == MAX_WINDOWS:
             break
         else:
-            out.append([lo, hi, 1])
+            out.append([1, p, p])
     # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
     # long log or a lone "you" in a page of documentation is not read.
-    return [(lo, hi) for lo, hi, k in out if k >= MIN_TRIGGERS and _prose(raw, lo, hi)]
+    spans = [
+        (_reach_back(raw, first, BEFORE), _reach_on(raw, last, AFTER)) for k, first, last in out if k >= MIN_TRIGGERS
+    ]
+    return [(lo, hi) for lo, hi in spans if _prose(raw, lo, hi)]
+
+
+def _blanks(raw: bytes, lo: int, hi: int) -> int:
+    """How many blanks ``raw[lo:hi]`` holds, at least what `_removed` removes (``count`` is C-level, no copy)."""
+    return sum(raw.count(b, lo, hi) for b in _WHITESPACE)
+
+
+_WHITESPACE = (b" ", b"\n", b"\t", b"\r", b"\x0b", b"\x0c")  # what ``bytes.split()`` splits at
+
+
+def _removed(raw: bytes, lo: int, hi: int) -> int:
+    """How many bytes of ``raw[lo:hi]`` collapsing its runs of blanks to one blank removes (C-level split and join)."""
+    seg = raw[lo:hi]
+    parts = seg.split()
+    if not parts:
+        return len(seg) - 1 if seg else 0
+    return len(seg) - len(b" ".join(parts)) - seg[:1].isspace() - seg[-1:].isspace()
+
+
+def _reach_back(raw: bytes, p: int, k: int) -> int:
+    """The largest start whose span up to ``p`` holds ``k`` characters, blank runs counted as one (or 0)."""
+    return _reach(raw, p, k, -1)
+
+
+def _reach_on(raw: bytes, p: int, k: int) -> int:
+    """The smallest end whose span from ``p`` holds ``k`` characters, blank runs counted as one (or the end)."""
+    return _reach(raw, p, k, 1)
+
+
+def _collapsed(raw: bytes, p: int, d: int, way: int) -> int:
+    lo, hi = (p - d, p) if way < 0 else (p, p + d)
+    return d - _removed(raw, lo, hi)
+
+
+def _reach(raw: bytes, p: int, k: int, way: int) -> int:
+    """`_reach_back` (``way`` -1) or `_reach_on` (+1): a doubling, then a halving search over the distance.
+
+    Without blank runs (most text) the first test answers: ``k`` bytes hold ``k`` characters.
+    """
+    room = p if way < 0 else len(raw) - p
+    if room <= k:
+        return p + way * room
+    if _collapsed(raw, p, k, way) >= k:
+        return p + way * k
+    lo, hi = k, 2 * k  # the answer is in (lo, hi]: lo holds fewer than k characters
+    while hi < room and _collapsed(raw, p, hi, way) < k:
+        lo, hi = hi, 2 * hi
+    if hi >= room:
+        if _collapsed(raw, p, room, way) < k:
+            return p + way * room
+        hi = room
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _collapsed(raw, p, mid, way) >= k:
+            hi = mid
+        else:
+            lo = mid
+    return p + way * hi
 
 
 def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
@@ -137,25 +240,41 @@ def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
 def _trigger_places(
     spaced: bytes, words: frozenset[bytes], pieces: list[tuple[int, str]], literals: list[str]
 ) -> list[int]:
-    """The sorted offsets of the first few places of each trigger word and literal.
+    """The sorted offsets of the trigger words and literals up to where the first one has had ``4 * MAX_WINDOWS``.
 
-    Together they hold the first few of all (the same in any order).
+    That place is the same in any order of the words (the smallest of their 64th places); each word is searched
+    only up to the smallest such place seen so far, so a rare word does not cost a search of a whole long text
+    once a frequent one has filled the first windows.
     """
     cap = 4 * MAX_WINDOWS
+    limit = len(spaced)
     hits: list[int] = []
     for w in words:
         pat = b" " + w + b" "
-        i, k = spaced.find(pat), 0
-        while i >= 0 and k < cap:
+        i, k = spaced.find(pat, 0, limit + len(pat)), 0
+        while i >= 0:
             hits.append(i)  # index i of ``spaced`` is the character before raw[i]: the word starts at raw[i]
-            i, k = spaced.find(pat, i + len(pat) - 1), k + 1
+            k += 1
+            if k == cap:
+                limit = min(limit, i)
+                break
+            i = spaced.find(pat, i + len(pat) - 1, limit + len(pat))
     for lit in literals:
         k = 0
         for offset, piece in pieces:
+            if offset > limit:
+                break
             i = piece.find(lit)
-            while i >= 0 and k < cap:
+            while i >= 0 and offset + i <= limit:
                 hits.append(offset + i)
-                i, k = piece.find(lit, i + len(lit)), k + 1
+                k += 1
+                if k == cap:
+                    limit = min(limit, offset + i)
+                    break
+                i = piece.find(lit, i + len(lit))
+            if k == cap:
+                break
+    hits = [h for h in hits if h <= limit]
     hits.sort()
     return hits
 
@@ -165,8 +284,13 @@ _NOT_SYMBOL = bytes(range(97, 123)) + bytes(range(65, 91)) + b"0123456789 \n\t.,
 
 
 def _prose(raw: bytes, lo: int, hi: int) -> bool:
-    """Whether ``raw[lo:hi]`` reads as prose: at most one byte in twelve a symbol (``=(){}[]<>_/#``, ...)."""
-    return len(raw[lo:hi].translate(None, _NOT_SYMBOL)) * 12 <= hi - lo
+    """Whether ``raw[lo:hi]`` reads as prose: at most one character in twelve a symbol (``=(){}[]<>_/#``, ...).
+
+    Characters are counted with a run of blanks as one, as the windows are: indentation does not dilute the symbols
+    of code, and blanks padded between words do not change the answer.
+    """
+    symbols = len(raw[lo:hi].translate(None, _NOT_SYMBOL))
+    return symbols * 12 <= hi - lo and symbols * 12 <= hi - lo - _removed(raw, lo, hi)
 
 
 def first_trigger(raw: bytes, spaced: bytes, lo: int, hi: int) -> int:
