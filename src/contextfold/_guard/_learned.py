@@ -81,7 +81,7 @@ _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
 
 
 def grams(folded: str) -> set[str]:
-    """The features of ``folded``: its distinct character n-grams, and its distinct words and word pairs.
+    """The features of ``folded``: its distinct character n-grams (and, with `WORDS`, its words and word pairs).
 
     Blanks are collapsed and one blank added each end before n-grams are cut; with `WORDS`, each word and each pair
     of adjacent words is a feature too, marked by a leading tab (a word, or a word, a tab and the next word).
