@@ -49,7 +49,6 @@ from __future__ import annotations
 import base64
 import codecs
 import csv
-import hashlib
 import io
 import json
 import re
@@ -57,6 +56,8 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+
+from build_round5 import _ls, _sections, _sha, split  # the same helpers, as round 5 committed them
 
 OUT = Path(__file__).parent
 COMMITS = {
@@ -117,20 +118,6 @@ def _show(mirrors: Path, repo: str, path: str) -> str:
         ["git", "--git-dir", str(git_dir), "show", f"{COMMITS[repo]}:{path}"], check=True, capture_output=True
     ).stdout.decode("utf-8")
 
-
-def _ls(mirrors: Path, repo: str, folder: str) -> list[str]:
-    git_dir = mirrors / repo.replace("/", "+") / "repo"
-    out = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only", COMMITS[repo], folder + "/"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return out.splitlines()
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _yaml_value(text: str) -> str | None:
@@ -252,24 +239,6 @@ def obfuscated_rows(injections: list[dict[str, str]]) -> list[dict[str, str]]:
     return rows
 
 
-def _sections(markdown: str) -> list[str]:
-    """Markdown cut at headings outside code fences; front matter dropped."""
-    if markdown.startswith("---\n"):
-        end = markdown.find("\n---\n", 4)
-        markdown = markdown[end + 5 :] if end > 0 else markdown
-    out: list[str] = []
-    cur: list[str] = []
-    fence = False
-    for line in markdown.splitlines():
-        if line.lstrip().startswith("```"):
-            fence = not fence
-        if not fence and line.startswith("#") and cur:
-            out.append("\n".join(cur).strip())
-            cur = []
-        cur.append(line)
-    out.append("\n".join(cur).strip())
-    return [s for s in out if s]
-
 
 def react_native_rows(mirrors: Path) -> tuple[list[dict[str, str]], list[tuple[str, str]]]:
     """Developer-mode sections (benign) and every other mid-sized section (carriers of placed injections)."""
@@ -372,17 +341,6 @@ def llama_cpp_rows(mirrors: Path) -> list[dict[str, str]]:
     rows += [r for r in _code_windows(mirrors, repo, "llama_cpp", pattern, "chat_template_code")][:80]
     return rows
 
-
-def split(rows: list[dict[str, str]]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
-    """Alternate tune / eval by SHA-256 order within each (label, category, technique, language) stratum."""
-    strata: dict[tuple[str, str, str, str], list[dict[str, str]]] = {}
-    for r in rows:
-        strata.setdefault((r["label"], r["category"], r["technique"], r["language"]), []).append(r)
-    tune, ev = [], []
-    for key in sorted(strata):
-        for i, r in enumerate(sorted(strata[key], key=lambda r: _sha(r["text"]))):
-            (tune if i % 2 == 0 else ev).append(r)
-    return tune, ev
 
 
 def main() -> None:
