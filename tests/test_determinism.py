@@ -97,11 +97,12 @@ asyncio.run(main())
 """
 
 
-def test_a_restarted_process_sends_the_same_prompt(tmp_path: Path) -> None:
+def run_twice(script: str, tmp_path: Path) -> list[str]:
+    """``script``'s output in two fresh processes, each with a fresh workspace folder (its first argument)."""
     runs = []
     for run in ("first", "restarted"):
         proc = subprocess.run(
-            [sys.executable, "-c", textwrap.dedent(RESTART), str(tmp_path / f"ws-{run}")],
+            [sys.executable, "-c", textwrap.dedent(script), str(tmp_path / f"ws-{run}")],
             env=child_env(),
             capture_output=True,
             text=True,
@@ -109,6 +110,11 @@ def test_a_restarted_process_sends_the_same_prompt(tmp_path: Path) -> None:
         )
         assert proc.returncode == 0, proc.stderr
         runs.append(proc.stdout)
+    return runs
+
+
+def test_a_restarted_process_sends_the_same_prompt(tmp_path: Path) -> None:
+    runs = run_twice(RESTART, tmp_path)
     assert runs[0] == runs[1]
     assert "Summary of earlier conversation" in runs[0] and "<<<TRUNCATED>>>" in runs[0]
 
@@ -148,17 +154,7 @@ asyncio.run(main())
 
 def test_a_restarted_agent_sends_the_same_fenced_prompt(tmp_path: Path) -> None:
     """The guard's fence nonce is derived from the content, so the system prompt and results repeat exactly."""
-    runs = []
-    for run in ("first", "restarted"):
-        proc = subprocess.run(
-            [sys.executable, "-c", textwrap.dedent(AGENT), str(tmp_path / f"ws-{run}")],
-            env=child_env(),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert proc.returncode == 0, proc.stderr
-        runs.append(proc.stdout)
+    runs = run_twice(AGENT, tmp_path)
     assert runs[0] == runs[1]
     assert "untrusted-tool-output nonce=" in runs[0]
 
