@@ -89,6 +89,12 @@ def inner(text: str) -> str:
     return re.sub(r"</?untrusted-tool-output[^>]*>\n?", "", text).strip()
 
 
+def offloaded_path(notice: str) -> str:
+    """The workspace path a truncation notice names (``tool_results/<h>.txt``)."""
+    word = next(w for w in notice.replace("`", " ").split() if w.startswith("tool_results/"))
+    return word.rstrip(".,;'\"")
+
+
 def make_context(window: int = 50_000, **kwargs: Any) -> Context:
     return Context(window=window, counter=BytesCounter(), hints=False, **kwargs)
 
@@ -198,9 +204,8 @@ async def test_oversized_result_is_offloaded_and_read_back(tmp_path: Path) -> No
         if index == 0:
             return calls(("dump", {}))
         if index == 1:
-            text = messages[-1].tool_results[0].text
-            path = next(w for w in text.replace("`", " ").split() if w.startswith("tool_results/"))
-            return calls(("read_offloaded", {"path": path.rstrip(".,;'\""), "offset": 1500, "limit": 2}))
+            path = offloaded_path(messages[-1].tool_results[0].text)
+            return calls(("read_offloaded", {"path": path, "offset": 1500, "limit": 2}))
         return say("found it")
 
     model = FnModel(script)
@@ -231,9 +236,8 @@ async def test_a_full_page_read_back_fits_the_result_limit_and_is_not_offloaded_
         if index == 0:
             return calls(("dump", {}))
         if index == 1:
-            text = messages[-1].tool_results[0].text
-            path = next(w for w in text.replace("`", " ").split() if w.startswith("tool_results/"))
-            return calls(("read_offloaded", {"path": path.rstrip(".,;'\""), "offset": 0, "limit": 4000}))
+            path = offloaded_path(messages[-1].tool_results[0].text)
+            return calls(("read_offloaded", {"path": path, "offset": 0, "limit": 4000}))
         return say("read it")
 
     guard = GuardConfig(fence=fence)
