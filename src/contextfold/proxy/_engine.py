@@ -460,7 +460,7 @@ class Engine:
         window (a history that jumped) compacts its own whole history on the spot, as does one whose promotion
         saves nothing.
         """
-        fmt, body, client, hashes, ctx = job.fmt, job.body, job.client, job.hashes, job.ctx
+        ctx = job.ctx
         policy = self.policy
         pre = int(ctx.trigger_tokens * policy.precompute_ratio)
         hard = (ctx.trigger_tokens + window) // 2
@@ -487,16 +487,21 @@ class Engine:
             return record, forwarded, tokens, False
         if policy.precompute == "replacement" and tokens <= hard:
             made = await self._next_record(key, record, job, self._prefix(job, record, forwarded, fixed, pre))
-            if made is not None:
-                forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
-                if tokens2 < tokens:
-                    return made, forwarded2, tokens2, True
+            if (smaller := self._if_smaller(job, fixed, made, tokens)) is not None:
+                return smaller
         made = await self._compact(job, record, forwarded)
-        if made is not None:
-            forwarded2, tokens2 = self._assemble(fmt, fixed, made, client, hashes, body)
-            if tokens2 < tokens:
-                return made, forwarded2, tokens2, True
+        if (smaller := self._if_smaller(job, fixed, made, tokens)) is not None:
+            return smaller
         return record, forwarded, tokens, False
+
+    def _if_smaller(
+        self, job: _Job, fixed: int, made: LineageRecord | None, tokens: int
+    ) -> tuple[LineageRecord, list[Any], int, bool] | None:
+        """``_maybe_compact``'s answer for the new record ``made``, when the request it gives is smaller; else None."""
+        if made is None:
+            return None
+        forwarded, after = self._assemble(job.fmt, fixed, made, job.client, job.hashes, job.body)
+        return (made, forwarded, after, True) if after < tokens else None
 
     def _prefix(
         self, job: _Job, record: LineageRecord, forwarded: list[Any], fixed: int, pre: int
