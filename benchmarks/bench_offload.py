@@ -1,16 +1,23 @@
 """Offloading benchmark: split + write a large tool result, read a 200-line window back.
 
 Run: .venv/bin/python benchmarks/bench_offload.py [--sizes 1,10,40]
+     .venv/bin/python benchmarks/bench_offload.py --durability [--items 40]
+
+``--durability``: the proxy's first-sight cut (an 80 KB tool result cut to 2,000 tokens with the default
+counter), one distinct result per item, ``LocalWorkspace(durable=True)`` (three fsyncs) against
+``durable=False`` (the proxy's), alternating, in one run: wall and CPU ms per item, medians.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import tempfile
 import time
 import tracemalloc
 
+from contextfold import make_counter
 from contextfold._messages import TextBlock, ToolResultBlock
 from contextfold._tokens._counting import BytesCounter
 from contextfold._workspace._local import LocalWorkspace
@@ -60,10 +67,37 @@ async def offload_once(text: str, root: str, *, trace: bool) -> tuple[float, flo
     return t1 - t0, t3 - t2, peak_offload, peak_read
 
 
+async def durability(items: int) -> None:
+    counter = make_counter()
+    times: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    with tempfile.TemporaryDirectory() as root:
+        for i in range(items):
+            for durable in (True, False):
+                text = f"item {i} durable={durable}\n" + make_text(80 * 1024)
+                block = ToolResultBlock(call_id=f"c{i}", content=(TextBlock(text=text),), name="logs")
+                ws = LocalWorkspace(root, f"d{int(durable)}", durable=durable)
+                wall, cpu = time.perf_counter(), time.process_time()
+                _kept, ref = await offload_oversized_result(block, limit=2000, counter=counter, offloader=ws)
+                times[durable].append((time.perf_counter() - wall, time.process_time() - cpu))
+                assert ref is not None
+    print(f"{items} items of 80 KB, cut to 2,000 tokens (default counter), median ms per item:")
+    print("| workspace | wall | CPU |")
+    print("|---|---:|---:|")
+    for durable in (True, False):
+        wall = statistics.median(t[0] for t in times[durable]) * 1000
+        cpu = statistics.median(t[1] for t in times[durable]) * 1000
+        print(f"| durable={durable} | {wall:.2f} | {cpu:.2f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="1,10,40")
+    parser.add_argument("--durability", action="store_true", help="durable against non-durable writes, per item")
+    parser.add_argument("--items", type=int, default=40)
     args = parser.parse_args()
+    if args.durability:
+        asyncio.run(durability(args.items))
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     counter = BytesCounter()
     print(

@@ -109,8 +109,8 @@ class LocalWorkspace:
     is created on disk until the first write, so opening a workspace never
     fails on a read-only disk; writing does, with `WorkspaceError`.
 
-    ``durable=False`` skips the ``fsync`` calls (about 10 ms a write on an
-    ordinary disk): writes stay atomic and survive the process being killed,
+    ``durable=False`` skips the three ``fsync`` calls of a write (the disk's
+    flush latency, on the caller's path): writes stay atomic and survive the process being killed,
     but the newest items may be lost if the machine itself goes down. The
     proxy uses it: the client keeps the whole history, and its SQLite store
     makes the same promise (WAL with ``synchronous=NORMAL``).

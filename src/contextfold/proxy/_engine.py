@@ -260,7 +260,7 @@ class Engine:
         """
         if self._objects is not None:
             return self._objects.workspace(tenant)
-        # No fsync per item (~10 ms each, on the request path): the same promise as the SQLite store's WAL.
+        # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
         return LocalWorkspace(self.workspace_root, tenant, durable=False)
 
     # -- counting --------------------------------------------------------------------------------
