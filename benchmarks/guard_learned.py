@@ -1,23 +1,22 @@
 """Train, write and measure the learned injection model beside the rules (`contextfold._guard._learned`).
 
 Trained on ``tests/data/guard/tune.jsonl`` only (plus benign tool results of the dev transcripts that no row of
-the speed or false-positive measures uses, and benign prose), never on the frozen parts (eval .. eval5). Features,
-segments and windows are the shipped module's own (`segments`, `collapse`, `bucket_ids`), so the model is trained
-on exactly what it reads at run time.
+the speed or false-positive measures uses), never on ``eval``, ``eval2`` or ``eval3``. Features and windows are
+the shipped module's own (`grams`, `trigger_windows`), so the model is trained on exactly what it reads at run
+time: the windows around words that address a reader, or the whole of a short text.
 
-Training: logistic regression over windows of `WIDTH` characters (hashed 4-gram counts divided by the square root of
-the window's gram count; class-balanced; L2), numpy and scipy, full batch. Windows are taken every `STRIDE` grams
-(at most `MAX_ROWS` per text). An injection's windows are not all injections (an order planted in a long page), so
-training runs twice: first with every window of an injection as positive, then with only each injection's
-best-scoring window (multiple-instance learning, one round). The smallest weights are pruned to `KEEP`.
+Training: logistic regression over the windows (each distinct character 3- and 4-gram once, weights divided by
+the square root of the window's gram count; class-balanced; L2), numpy and scipy, full batch. An injection's
+windows are not all injections (an order planted in a long page), so training runs twice: first with every window
+of an injection as positive, then with only each injection's best-scoring window (multiple-instance learning, one
+round). Grams seen fewer than twice are dropped; the smallest weights are pruned to `KEEP` grams.
 
 Threshold: from out-of-fold scores where each fold holds out whole **sources** (leave-one-source-out: the model
-never saw the held-out repository or data set, as with strings written independently of the corpus), scored
-exactly as at run time (every window): the lowest threshold at which at most ``--fp`` of the benign tune strings
-score above it. The same run gives the honest estimate on tune (rules, learned, either) that the table prints,
-per source too (``--per-source``).
+never saw the held-out repository or data set, as with strings written independently of the corpus): the lowest
+threshold at which at most ``--fp`` of the benign tune strings score above it. The same leave-one-source-out run
+gives the honest estimate on tune (rules, learned, either) that ``--report`` prints.
 
-Run: .venv/bin/python benchmarks/guard_learned.py [--write] [--fp 0.02] [--dev /work/shared/corpus/dev]
+Run: .venv/bin/python benchmarks/guard_learned.py [--write] [--fp 0.01] [--dev /work/shared/corpus/dev]
 ``--write`` writes ``src/contextfold/_guard/injection_ngrams.gz``. bench_guard.py imports `measure` and
 `table` from here for its learned-component section.
 """
@@ -28,7 +27,6 @@ import argparse
 import collections
 import json
 import math
-import re
 import sys
 import time
 from pathlib import Path
@@ -46,12 +44,10 @@ from contextfold._guard._normalize import fold_bytes  # noqa: E402
 DATA = ROOT / "tests" / "data" / "guard"
 OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
 PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5")
-KEEP = 50_000
+KEEP = 30_000
+MIN_COUNT = 2
 L2 = 1e-4
-EPOCHS = 200
-STRIDE = 64
-MAX_ROWS = 48
-SOURCE_POWER = 0.0  # each text weighted by 1 / (strings of its source) ** SOURCE_POWER (0: every string alike)
+EPOCHS = 300
 
 
 def rows(part: str) -> list[dict[str, str]]:
@@ -61,29 +57,15 @@ def rows(part: str) -> list[dict[str, str]]:
 def family(source: str) -> str:
     """The repository or data set a row comes from (the unit held out together)."""
     s = source.split("@")[0].split(":")[0].split(" (")[0]
-    for _ in range(2):  # "base64 of opening of ..."
-        for prefix in (
-            "base64 of ",
-            "rot13 of ",
-            "leetspeak of ",
-            "reversed of ",
-            "spaced_letters of ",
-            "homoglyphs of ",
-            "opening of ",
-        ):
-            s = s.removeprefix(prefix)
+    for prefix in ("base64 of ", "rot13 of ", "leetspeak of ", "reversed of "):
+        s = s.removeprefix(prefix)
     return "dev transcripts" if s.startswith("/work/shared") else s
 
 
-def segment_ids(text: str) -> list[np.ndarray]:
-    """The bucket ids of each segment the model reads in ``text`` (none: the model does not look at it)."""
+def windows_of(text: str) -> list[str]:
+    """The folded windows the model reads in ``text`` (none: the model does not look at it)."""
     norm, raw = fold_bytes(text)
-    out = []
-    for lo, hi in L.segments(norm.text, raw):
-        ids = L.bucket_ids(L.collapse(norm.text[lo:hi]))
-        if ids.size:
-            out.append(ids)
-    return out
+    return [norm.text[lo:hi] for lo, hi in L.trigger_windows(norm.text, raw)]
 
 
 def dev_results(dev: Path, skip_mb: float = 0.0, files: tuple[str, ...] = ()) -> list[str]:
@@ -117,53 +99,39 @@ def dev_measured(dev: Path) -> list[str]:
 
 
 class Windows:
-    """Every training text's windows (hashed gram counts), with text index and label."""
+    """Every training text's windows as gram sets, with text index and label."""
 
-    def __init__(self, texts: list[str], labels: list[int], fams: list[str] | None = None) -> None:
+    def __init__(self, texts: list[str], labels: list[int]) -> None:
         self.text_of: list[int] = []
         self.label: list[int] = []
-        self.weight: list[float] = []
-        sizes = collections.Counter(fams or [])
-        rows: list[np.ndarray] = []
+        self.grams: list[set[str]] = []
         for i, (t, y) in enumerate(zip(texts, labels, strict=True)):
-            wins = []
-            for ids in segment_ids(t):
-                if ids.size <= L.GRAMS:  # one window: its distinct grams, as `_window_sums` reads it
-                    wins.append(np.unique(ids))
-                    continue
-                starts = list(range(0, ids.size - L.GRAMS + 1, STRIDE))
-                if starts[-1] != ids.size - L.GRAMS:
-                    starts.append(ids.size - L.GRAMS)
-                wins += [ids[j : j + L.GRAMS] for j in starts]
-            if len(wins) > MAX_ROWS:  # evenly spaced, first and last kept
-                wins = [wins[round(k * (len(wins) - 1) / (MAX_ROWS - 1))] for k in range(MAX_ROWS)]
-            tw = 1.0 / sizes[fams[i]] ** SOURCE_POWER if fams else 1.0
-            for w in wins:
-                self.text_of.append(i)
-                self.label.append(y)
-                self.weight.append(tw / len(wins) if SOURCE_POWER else 1.0)
-                rows.append(w)
-        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-        np.cumsum([r.size for r in rows], out=indptr[1:])
-        cols = np.concatenate(rows).astype(np.int64) if rows else np.zeros(0, np.int64)
-        vals = np.concatenate([np.full(r.size, 1 / math.sqrt(r.size), np.float32) for r in rows]) if rows else cols
-        m = sp.csr_matrix((vals, cols, indptr), shape=(len(rows), 1 << L.BITS), dtype=np.float32)
-        m.sum_duplicates()  # a gram twice in a window counts twice
-        self.x = m
+            for w in windows_of(t):
+                g = L.grams(w)
+                if g:
+                    self.text_of.append(i)
+                    self.label.append(y)
+                    self.grams.append(g)
 
-    def __len__(self) -> int:
-        return self.x.shape[0]
+    def matrix(self, idx: list[int], vocab: dict[str, int]) -> sp.csr_matrix:
+        r: list[int] = []
+        c: list[int] = []
+        v: list[float] = []
+        for k, i in enumerate(idx):
+            g = self.grams[i]
+            js = sorted(vocab[x] for x in g if x in vocab)  # sorted: the same sums in every process
+            r += [k] * len(js)
+            c += js
+            v += [1 / math.sqrt(len(g))] * len(js)
+        return sp.csr_matrix((v, (r, c)), shape=(len(idx), len(vocab)), dtype=np.float32)
 
 
-def _fit(
-    x: sp.csr_matrix, y: np.ndarray, weight: np.ndarray, epochs: int = EPOCHS, lr: float = 2.0
-) -> tuple[np.ndarray, float]:
-    """Class-balanced, weighted logistic regression, L2, full-batch gradient descent with momentum."""
+def _fit(x: sp.csr_matrix, y: np.ndarray, epochs: int = EPOCHS, lr: float = 2.0) -> tuple[np.ndarray, float]:
+    """Class-balanced logistic regression, L2, full-batch gradient descent with momentum."""
     w = np.zeros(x.shape[1], dtype=np.float64)
     b = 0.0
-    sw = np.where(
-        y == 1, 0.5 * weight / weight[y == 1].mean() / y.mean(), 0.5 * weight / weight[y == 0].mean() / (1 - y.mean())
-    )
+    pos = y.mean()
+    sw = np.where(y == 1, 0.5 / pos, 0.5 / (1 - pos))
     xt = x.T.tocsr()
     vw = np.zeros_like(w)
     vb = 0.0
@@ -177,12 +145,15 @@ def _fit(
     return w, b
 
 
-def train(win: Windows, idx: list[int]) -> tuple[np.ndarray, float]:
-    """The weight table and bias from the windows ``idx`` (two rounds: all windows, then each injection's best)."""
-    x = win.x[idx]
+def train(win: Windows, idx: list[int]) -> tuple[dict[str, float], float]:
+    """Weights by gram and bias from the windows ``idx`` (two rounds: all windows, then each injection's best)."""
+    counts: collections.Counter[str] = collections.Counter()
+    for i in idx:
+        counts.update(win.grams[i])
+    vocab = {g: j for j, g in enumerate(sorted(g for g, c in counts.items() if c >= MIN_COUNT))}
+    x = win.matrix(idx, vocab)
     y = np.asarray([win.label[i] for i in idx], dtype=np.float64)
-    weight = np.asarray([win.weight[i] for i in idx])
-    w, b = _fit(x, y, weight)
+    w, b = _fit(x, y)
     # Multiple-instance round: an injection text keeps only its best-scoring window as positive.
     scores = x @ w + b
     best: dict[int, int] = {}
@@ -192,19 +163,19 @@ def train(win: Windows, idx: list[int]) -> tuple[np.ndarray, float]:
             if t not in best or scores[k] > scores[best[t]]:
                 best[t] = k
     keep = [k for k, i in enumerate(idx) if win.label[i] == 0 or best[win.text_of[i]] == k]
-    w, b = _fit(x[keep], y[keep], weight[keep])
-    table = np.zeros(1 << L.BITS, np.float32)
-    order = np.argsort(-np.abs(w), kind="stable")[:KEEP]
-    table[order] = w[order]
-    return table, float(b)
+    w, b = _fit(x[keep], y[keep])
+    names = sorted(vocab, key=vocab.__getitem__)
+    order = np.argsort(-np.abs(w))[:KEEP]
+    return {names[j]: float(w[j]) for j in order if w[j]}, float(b)
 
 
 def text_scores(model: L.Model, texts: list[str]) -> np.ndarray:
-    """Each text's best window score, every window read as at run time (-inf: the model does not read it)."""
+    """Each text's best window score (-inf: no window)."""
     out = np.full(len(texts), -np.inf)
     for i, t in enumerate(texts):
-        for ids in segment_ids(t):
-            out[i] = max(out[i], L._best(model, ids)[0])
+        ws = windows_of(t)
+        if ws:
+            out[i] = max(model.score(w) for w in ws)
     return out
 
 
@@ -232,116 +203,19 @@ def prose_chunks(text_dir: Path) -> list[str]:
     return out
 
 
-# Benign UI text in many languages, for training only (never a corpus row): the gettext catalogs of Debian 12
-# packages installed on the measuring machine (package, version, license), read from /usr/share/locale. The password
-# and authentication catalogs that are corpus sources (shadow, Linux-PAM, sudo) are not among them.
-UI_CATALOGS = {
-    "libsecret": "libsecret-common 0.20.5-3, LGPL-2.1-or-later",
-    "system-config-printer": "system-config-printer-common 1.5.18-1, GPL-2.0-or-later",
-    "PackageKit": "packagekit 1.2.6-5+deb12u1, GPL-2.0-or-later",
-    "systemd": "systemd 252.39-1~deb12u2, LGPL-2.1-or-later",
-    "gtk30": "libgtk-3-common 3.24.38-2~deb12u3, LGPL-2.1-or-later",
-    "glib20": "libglib2.0-data 2.74.6-2+deb12u8, LGPL-2.1-or-later",
-    "software-properties": "software-properties-common 0.99.30-4.1~deb12u1, GPL-2.0-or-later",
-    "wget": "wget 1.21.3-1+deb12u1, GPL-3.0-or-later",
-    "apt": "apt 2.6.1, GPL-2.0-or-later",
-    "python-apt": "python-apt-common 2.6.0, GPL-2.0-or-later",
-    "avahi": "libavahi-common-data 0.8-10+deb12u1, LGPL-2.1-or-later",
-}
-UI_SCREENS = 3  # per catalog and language, five messages each, in SHA-256 order
-UI_KEEP = 1500
-# Messages of the kinds that look like an order to reveal or change something (the English original decides).
-UI_HARD = re.compile(
-    r"passw|passphrase|authenticat|\bkey|token|log ?in|sign|account|e-?mail|reset|credential|secret|developer|"
-    r"\bmode\b|permission|root|admin|\byou|enter|type|please|must",
-    re.IGNORECASE,
-)
-
-
-def ui_screens(locale_dir: Path = Path("/usr/share/locale")) -> list[str]:
-    """Screens of five translated messages (and the English originals) of `UI_CATALOGS`, at most `UI_KEEP`."""
-    import gettext
-    import hashlib
-    import io
-
-    def sha(t: str) -> str:
-        return hashlib.sha256(t.encode()).hexdigest()
-
-    out: list[str] = []
-    for domain in UI_CATALOGS:
-        english: set[str] = set()
-        for mo in sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.mo")):
-            try:
-                catalog = gettext.GNUTranslations(io.BytesIO(mo.read_bytes()))._catalog  # type: ignore[attr-defined]
-            except (IndexError, ValueError, OSError, UnicodeDecodeError):  # a malformed header: skipped
-                continue
-            pairs = sorted(
-                (k, v)
-                for k, v in catalog.items()
-                if isinstance(k, str) and len(k.split()) >= 3 and isinstance(v, str) and UI_HARD.search(k)
-            )
-            screens = ["\n".join(v for _, v in pairs[i : i + 5]) for i in range(0, len(pairs), 5)]
-            out += sorted(screens, key=sha)[:UI_SCREENS]
-            english.update("\n".join(k for k, _ in pairs[i : i + 5]) for i in range(0, len(pairs), 5))
-        out += sorted(english, key=sha)[: 2 * UI_SCREENS]
-    return sorted(out, key=sha)[:UI_KEEP]
-
-
-# Django's admin and auth catalogs (password change and reset pages, log-in forms) in about 98 languages, for
-# training only: Django 5.2.8 (PyPI wheel, BSD-3-Clause), ``pip download --no-deps django==5.2.8``.
-DJANGO_WHEEL = Path("/tmp/g4/wheels/django-5.2.8-py3-none-any.whl")
-DJANGO_APPS = ("django/contrib/admin/", "django/contrib/auth/")
-
-
-def django_screens(wheel: Path = DJANGO_WHEEL) -> list[str]:
-    """Screens of five translated messages of `DJANGO_APPS`, `UI_SCREENS` per app and language (none without it)."""
-    import gettext
-    import hashlib
-    import io
-    import zipfile
-
-    if not wheel.exists():
-        return []
-
-    def sha(t: str) -> str:
-        return hashlib.sha256(t.encode()).hexdigest()
-
-    out: list[str] = []
-    with zipfile.ZipFile(wheel) as z:
-        for name in sorted(z.namelist()):
-            if not name.endswith("LC_MESSAGES/django.mo") or not name.startswith(DJANGO_APPS):
-                continue
-            try:
-                catalog = gettext.GNUTranslations(io.BytesIO(z.read(name)))._catalog  # type: ignore[attr-defined]
-            except (IndexError, ValueError, OSError, UnicodeDecodeError):
-                continue
-            pairs = sorted(
-                (k, v)
-                for k, v in catalog.items()
-                if isinstance(k, str) and len(k.split()) >= 3 and isinstance(v, str) and UI_HARD.search(k)
-            )
-            screens = ["\n".join(v for _, v in pairs[i : i + 5]) for i in range(0, len(pairs), 5)]
-            out += sorted(screens, key=sha)[:UI_SCREENS]
-            if "/locale/en/" in name:
-                out += ["\n".join(k for k, _ in pairs[i : i + 5]) for i in range(0, len(pairs), 5)]
-    return out
-
-
 def training_set(dev: Path) -> tuple[list[dict[str, str]], list[str], list[int], list[str]]:
     tune = rows("tune")
     extra = dev_results(
         dev, 2.2, ("openhands_multiswe_llama4.jsonl", "tau_airline_gpt4o.jsonl", "swe_mini_gemini3pro.jsonl")
     )[:1500]
     prose = prose_chunks(dev.parent / "text")
-    ui = ui_screens() + django_screens()
-    texts = [r["text"] for r in tune] + extra + prose + ui
-    labels = [int(r["label"] == "injection") for r in tune] + [0] * (len(extra) + len(prose) + len(ui))
+    texts = [r["text"] for r in tune] + extra + prose
+    labels = [int(r["label"] == "injection") for r in tune] + [0] * (len(extra) + len(prose))
     fams = [family(r["source"]) for r in tune] + ["dev tool results"] * len(extra) + ["shared prose"] * len(prose)
-    fams += ["UI catalogs (Debian, Django)"] * len(ui)
     return tune, texts, labels, fams
 
 
-def out_of_source(texts: list[str], fams: list[str], win: Windows) -> np.ndarray:
+def out_of_source(texts: list[str], labels: list[int], fams: list[str], win: Windows) -> np.ndarray:
     """Leave-one-source-out scores of every text: each source with 30 strings or more held out on its own."""
     sizes = collections.Counter(fams)
     big = sorted(f for f, c in sizes.items() if c >= 30)
@@ -349,11 +223,16 @@ def out_of_source(texts: list[str], fams: list[str], win: Windows) -> np.ndarray
     oof = np.full(len(texts), -np.inf)
     for group in groups:
         held = set(group)
-        tr = [k for k in range(len(win)) if fams[win.text_of[k]] not in held]
-        table, bias = train(win, tr)
-        model = L.Model(table, bias, 0.0, {})
-        idx = [i for i in range(len(texts)) if fams[i] in held]
-        oof[idx] = text_scores(model, [texts[i] for i in idx])
+        tr = [k for k in range(len(win.grams)) if fams[win.text_of[k]] not in held]
+        weights, bias = train(win, tr)
+        model = L.Model(weights, bias, 0.0, {})
+        for k in range(len(win.grams)):
+            i = win.text_of[k]
+            if fams[i] in held:
+                g = win.grams[k]
+                s = bias + math.fsum(weights.get(x, 0.0) for x in g) / math.sqrt(len(g))
+                oof[i] = max(oof[i], s)
+        del model
     return oof
 
 
@@ -364,36 +243,30 @@ def pick_threshold(scores: np.ndarray, benign: np.ndarray, fp: float) -> float:
     return float(b[k]) if k < len(b) else float("-inf")
 
 
-def measure(dev: Path, fp: float = 0.02, write: bool = False, frozen: bool = True) -> dict[str, object]:
+def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = True) -> dict[str, object]:
     tune, texts, labels, fams = training_set(dev)
-    win = Windows(texts, labels, fams)
+    win = Windows(texts, labels)
     y = np.asarray(labels)
     n_tune = len(tune)
-    t0 = time.time()
-    oof = out_of_source(texts, fams, win)
-    print(f"leave-one-source-out: {time.time() - t0:.0f} s", file=sys.stderr)
+    oof = out_of_source(texts, labels, fams, win)
     benign_tune = np.zeros(len(texts), dtype=bool)
     benign_tune[:n_tune] = y[:n_tune] == 0
     threshold = pick_threshold(oof, benign_tune, fp)
-    table, bias = train(win, list(range(len(win))))
+    weights, bias = train(win, list(range(len(win.grams))))
     meta = {
-        "trained_on": "tests/data/guard/tune.jsonl + dev tool results + shared prose + Debian and Django UI catalogs",
-        "features": f"hashed character 4-grams ({L.BITS} bits), windows of {L.WIDTH} characters",
+        "trained_on": "tests/data/guard/tune.jsonl + 1500 dev tool results + shared prose chunks",
+        "ngrams": list(L.NGRAMS),
+        "words": L.WORDS,
         "threshold_from": f"leave-one-source-out scores, at most {fp:.0%} of benign tune strings above",
     }
-    model = L.Model(table, bias, threshold, meta)
+    model = L.Model(weights, bias, threshold, meta)
     if write:
-        OUT.write_bytes(L.dump_model(table, bias, threshold, meta))
+        OUT.write_bytes(L.dump_model(weights, bias, threshold, meta))
         model = L.parse_model(OUT.read_bytes())
-    out: dict[str, object] = {"threshold": threshold, "weights": model.nonzero or KEEP, "fp_target": fp}
+    out: dict[str, object] = {"threshold": threshold, "grams": len(model.weights), "fp_target": fp}
     rules_tune = np.asarray([any(f.blocking for f in scan_injection(t, learned=False)) for t in texts[:n_tune]])
     learned_tune = oof[:n_tune] > threshold
     out["tune (leave-one-source-out)"] = _counts(y[:n_tune], learned_tune, rules_tune)
-    per: dict[str, object] = {}
-    for f in sorted(set(fams[:n_tune])):
-        ix = [i for i in range(n_tune) if fams[i] == f]
-        per[f] = _counts(y[ix], learned_tune[ix], rules_tune[ix])
-    out["per_source"] = per
     for part in PARTS[1:] if frozen else ():
         rs = rows(part)
         if not rs:
@@ -453,40 +326,26 @@ def table(m: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def source_table(m: dict[str, object]) -> str:
-    """Leave-one-source-out figures on tune, one row per source (the model never saw the source it scores)."""
-    per = m.get("per_source")
-    if not isinstance(per, dict):
-        return ""
-    lines = ["| source (held out) | injections: learned | either | benign: learned | either |", "|---|---|---|---|---|"]
-    for f, d in sorted(per.items(), key=lambda kv: -(kv[1]["n_inj"] + kv[1]["n_ben"])):
-        lines.append(
-            f"| {f} | {_pct(d['model'][0], d['n_inj'])} | {_pct(d['either'][0], d['n_inj'])} "
-            f"| {_pct(d['model'][1], d['n_ben'])} | {_pct(d['either'][1], d['n_ben'])} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
 def main() -> None:
-    global L2, SOURCE_POWER
     ap = argparse.ArgumentParser()
     ap.add_argument("--dev", type=Path, default=Path("/work/shared/corpus/dev"))
-    ap.add_argument("--fp", type=float, default=0.02, help="share of benign tune strings allowed above the threshold")
+    ap.add_argument("--fp", type=float, default=0.01, help="share of benign tune strings allowed above the threshold")
     ap.add_argument("--write", action="store_true", help="write the shipped data file")
     ap.add_argument("--tune-only", action="store_true", help="leave the frozen parts unread (while choosing)")
-    ap.add_argument("--per-source", action="store_true", help="also print the leave-one-source-out rows per source")
-    ap.add_argument("--l2", type=float, default=L2, help="L2 penalty of the logistic regression")
-    ap.add_argument("--width", type=int, default=L.WIDTH, help="window width in characters (default: the module's)")
-    ap.add_argument("--source-power", type=float, default=SOURCE_POWER, help="weight 1/n**p per string of a source")
+    ap.add_argument("--l2", type=float, default=1e-4, help="L2 penalty of the logistic regression")
+    ap.add_argument("--words", action="store_true", help="words and word pairs beside the character n-grams")
+    ap.add_argument("--ngrams", default="", help="character n-gram lengths, e.g. 3,4 (default: the module's)")
     args = ap.parse_args()
-    L2, SOURCE_POWER = args.l2, args.source_power
-    L.WIDTH, L.GRAMS = args.width, args.width - 3
+    global L2
+    L2 = args.l2
+    if args.words:
+        L.WORDS = True
+    if args.ngrams:
+        L.NGRAMS = tuple(int(n) for n in args.ngrams.split(","))
     t0 = time.time()
     m = measure(args.dev, args.fp, args.write, frozen=not args.tune_only)
     print(table(m))
-    if args.per_source:
-        print(source_table(m))
-    print(f"threshold {m['threshold']:.4f}, {m['weights']} weights, {time.time() - t0:.0f} s")
+    print(f"threshold {m['threshold']:.4f}, {m['grams']} grams, {time.time() - t0:.0f} s")
 
 
 if __name__ == "__main__":

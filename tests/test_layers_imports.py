@@ -79,7 +79,6 @@ SDKS: Mapping[str, tuple[str, ...]] = {
     "langchain_core": ("contextfold.adapters.langchain",),
     "langgraph": ("contextfold.adapters.langchain",),
     "agents": ("contextfold.adapters.openai_agents",),
-    "numpy": ("contextfold._guard._learned",),  # the learned guard model, on first use
 }
 
 EAGER: frozenset[str] = frozenset(

@@ -43,9 +43,9 @@ def scan_injection(text: str, *, learned: bool = True) -> list[Finding]:
     the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity. The first call compiles the rule tables.
 
-    ``learned`` (default on): the learned model also reads every window of the text's prose (and of chunks that
-    hold a word addressing a reader or another script), and of the decoded views; a run of windows it scores
-    above its threshold where no rule blocked anything is a medium ``learned.injection`` finding over those
-    windows. ``learned=False``: the rules and their views only.
+    ``learned`` (default on): the learned model also reads the windows of the text around words that address a
+    reader (second-person pronouns, "AI", "assistant", "ignore", "instructions", in the corpus' languages); a
+    window it scores above its threshold where no rule blocked anything is a medium ``learned.injection``
+    finding over that window. ``learned=False``: the rules and their views only.
     """
     return _ENGINE.get()(text, learned)

@@ -1,53 +1,40 @@
-"""A learned second opinion beside the rules: a linear model over hashed character 4-grams, read over all prose.
+"""A learned second opinion beside the rules: a linear model over character n-grams, scored only where it can matter.
 
 The rules (`contextfold._guard._rules`) catch the phrasings they were written for; a paraphrase, a persona
-reassignment or an order in a language the rules do not list passes them. This model reads the folded text
-(blank runs collapsed to one blank) as character 4-grams, each hashed to one of ``2**BITS`` weights, and scores
-every window of `WIDTH` characters: the weights of its grams summed, divided by the square root of their count,
-plus the bias (a text of one window counts each distinct gram once). A run of windows above the threshold
-becomes a ``learned.injection`` finding. Trained offline on the tune split of ``tests/data/guard`` (and benign
-tool results, prose and UI text) by ``benchmarks/guard_learned.py``; shipped as a data file
-(``injection_ngrams.gz``, read on first use; no download at run time).
+reassignment or an order in a language the rules do not list passes them. This model reads the same folded text
+as character 4-grams (each distinct gram once, weights summed and divided by the square root of their count),
+trained offline on the tune split of ``tests/data/guard`` (plus benign tool results and prose) by
+``benchmarks/guard_learned.py`` and shipped as a data file (``injection_ngrams.gz``, loaded on first use; no
+download at run time).
 
-Where it reads (`segments`): a text is cut in chunks of `CHUNK` characters, and every chunk that reads as prose,
-holds a word that addresses a reader (`TRIGGER_WORDS`) or holds another script is read, with `EDGE` characters
-of context each side. Code, logs and tables without such a word are left to the rules; prose is read anywhere,
-with or without a trigger word. Scoring is vectorized (numpy, imported on first use): a few array operations per
-segment, linear in its length, with no per-window Python; the same segments and windows are read in training, so
-what the model learned is what it is asked.
+Scoring a character n-gram set costs far more than a rule's gate, so the model reads only **windows** of the text
+around words that address a reader or speak about instructions (second-person pronouns, "AI", "assistant",
+"ignore", "instructions", and their counterparts in the languages of the corpus), or the whole text when it is
+short. A text without such a word costs one set intersection. A window scoring above the threshold becomes a
+``learned.injection`` finding of medium severity over that window; at most `MAX_WINDOWS` windows are scored per
+text (the first ones), so the cost stays linear and bounded on floods of trigger words. Window sizes count a run
+of blanks as one character, as the n-grams do, so spacing words apart changes neither. The same windows are used
+in training, so what the model learned is what it is asked.
 """
 
 from __future__ import annotations
 
-import bisect
 import gzip
+import itertools
 import json
 import math
 import re
-from dataclasses import dataclass, field
+import sys
+from array import array
+from dataclasses import dataclass
 from importlib import resources
-from typing import Any
 
 from contextfold._guard._normalize import fold_bytes
 from contextfold._lazy import Once
 
-__all__ = [
-    "BITS",
-    "CHUNK",
-    "DATA_FILE",
-    "WIDTH",
-    "Model",
-    "bucket_ids",
-    "collapse",
-    "dump_model",
-    "load_model",
-    "parse_model",
-    "score_segments",
-    "segments",
-]
+__all__ = ["MAX_WINDOWS", "Model", "first_trigger", "grams", "load_model", "score_windows", "trigger_windows"]
 
-# Words (folded, ASCII letters only) that address a reader or speak about instructions: a chunk of code or a log
-# that holds one is read too (prose is read without one).
+# Words (folded, ASCII letters only) after which an order to the reader or talk about its instructions is likely.
 _TRIGGER_TEXT = (
     # English
     "you your yours yourself yourselves ai assistant assistants chatbot chatgpt gpt llm claude gemini "
@@ -58,259 +45,317 @@ _TRIGGER_TEXT = (
     "tuo tua voi dimentica istruzioni voce teu esqueca instrucoes jij jouw negeer vergeet instructies "
     # Turkish, Indonesian, Tagalog (folded: accents gone; words that are also English or code are left out)
     "talimat talimatlari unut kamu anda abaikan lupakan instruksi ikaw iyong kalimutan "
-    # Orders and what they are about
-    "say tell respond answer reply rules previous act roleplaying simulate "
+    # Orders and what they are about (English, German with its formal "Sie", French, Spanish, Turkish): an order
+    # to write, say or answer something, rules and earlier instructions, a mode
+    "say tell respond answer reply rules previous pretend act roleplaying simulate "
     "sie ihr euch schreibe schreib sage sag antworte antworten regeln bisherigen vorherigen modus "
     "ecris dis reponds regles precedentes escribe di responde reglas anteriores "
     "sen sana seni senin kurallar onceki yanitla"
 )
 TRIGGER_WORDS: frozenset[bytes] = frozenset(_TRIGGER_TEXT.encode().split())
-BITS = 18
-WIDTH = 256  # characters of a window (blank runs counted as one)
-GRAMS = WIDTH - 3  # 4-grams of a window
-CHUNK = 1024
-EDGE = 256
-MAX_FINDINGS = 16
-_MULT = 0x9E3779B1  # Fibonacci hashing: the top BITS bits of gram * _MULT (mod 2**32) pick the weight
-_BLANK_CHARS = " \t\n\r\x0b\x0c"  # what ``bytes.split()`` splits at
-_BLANKS = re.compile("[" + _BLANK_CHARS + "]+")
-_NON_BLANK = re.compile("[^" + _BLANK_CHARS + "]+")
+# The same for scripts the folding turns into ``?``: found in the folded text.
+TRIGGER_LITERALS: tuple[str, ...] = (
+    "ты", "вы", "тебя", "твой", "ваш", "игнорир", "забудь", "инструкц",
+    "你", "您", "忽略", "指令", "あなた", "無視", "指示", "당신", "너", "무시", "지시",
+    "أنت", "انت", "تجاهل", "تعليمات", "आप", "तुम", "निर्देश", "আপনি", "তুমি", "নির্দেশ", "คุณ", "คำสั่ง", "เพิกเฉย",
+    "ответь", "напиши", "правила", "режим", "回答", "规则", "模式", "答え", "ルール", "モード",
+    "يمكنك", "الخاص بك", "أنا", "وضع", "मुझे", "आपके", "मोड", "আমাকে",
+)  # fmt: skip
+# A text this short is read whole; a window reaches this far before and after its trigger word.
+SHORT = 600
+BEFORE = 150
+AFTER = 250
+MAX_WINDOWS = 16
+MIN_TRIGGERS = 2
+NGRAMS = (4,)
+# Word features beside the character n-grams (each distinct word and pair of adjacent words, marked by a tab: the
+# character n-grams never hold one, blanks are collapsed to a space before they are cut). Off: measured in round 6
+# (``benchmarks/guard_learned.py --words``), they moved the leave-one-source-out recall on tune by 0.3 points at most
+# (either way) and cost about a third more per scored window. The data file's header names the features it was
+# trained with.
+WORDS = False
+_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in (3, 4, 5)}
+_BLANKS = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
-# Bytes that are neither letters, digits nor blanks (symbols) become ``#``: code and markup are full of them, prose
-# is not.
-_NOT_SYMBOL = bytes(range(97, 123)) + bytes(range(65, 91)) + b"0123456789 \n\t.,'?"
-_MARK_SYMBOLS = bytes(32 if c in _NOT_SYMBOL else 35 for c in range(256))
 
 
-def _np() -> Any:
-    import numpy  # imported on first use: ``import contextfold`` stays light
+def grams(folded: str) -> set[str]:
+    """The features of ``folded``: its distinct character n-grams (and, with `WORDS`, its words and word pairs).
 
-    return numpy
-
-
-def collapse(segment: str) -> str:
-    """``segment`` with every run of blanks one blank, framed by one blank each side (what the grams are cut from)."""
-    return " " + " ".join(_NON_BLANK.findall(segment)) + " "
-
-
-def bucket_ids(collapsed: str | bytes) -> Any:
-    """The weight index of each 4-gram of ``collapsed``, in order (``uint32``; empty below four characters).
-
-    A gram of code points ``c0 c1 c2 c3`` is ``c0 + c1 << 8 + c2 << 16 + c3 << 24`` (mod 2**32: for ASCII the four
-    bytes read as one little-endian word), hashed by its top `BITS` bits after a multiply. ASCII ``bytes`` and the
-    same text as ``str`` give the same ids.
+    Blanks are collapsed and one blank added each end before n-grams are cut; with `WORDS`, each word and each pair
+    of adjacent words is a feature too, marked by a leading tab (a word, or a word, a tab and the next word).
     """
-    np = _np()
-    if isinstance(collapsed, bytes):
-        if len(collapsed) < 4:
-            return np.zeros(0, np.uint32)
-        # Every 4-byte word at every offset, one zero-copy view (unaligned, stride one byte), then hashed.
-        g = np.ndarray((len(collapsed) - 3,), "<u4", collapsed, 0, (1,)) * np.uint32(_MULT)
-    else:
-        a = np.frombuffer(collapsed.encode("utf-32-le"), "<u4").astype(np.uint32)
-        if a.size < 4:
-            return np.zeros(0, np.uint32)
-        g = a[:-3] + (a[1:-2] << np.uint32(8)) + (a[2:-1] << np.uint32(16)) + (a[3:] << np.uint32(24))
-        g *= np.uint32(_MULT)
-    g >>= np.uint32(32 - BITS)
-    return g
+    s = " " + _BLANKS.sub(" ", folded) + " "
+    out: set[str] = set()
+    for n in NGRAMS:
+        out.update(_GRAM[n].findall(s))
+    if WORDS:
+        words = ["\t" + w for w in _WORD.findall(s)]
+        out.update(words)
+        out.update(map("".join, itertools.pairwise(words)))
+    return out
 
 
-def _prose(raw: bytes, marks: bytes, lo: int, hi: int) -> bool:
-    """Whether ``raw[lo:hi]`` reads as prose: at most one character in twelve a symbol (``=(){}[]<>_/#``, ...).
-
-    ``marks`` is ``raw`` with every symbol a ``#`` (`_MARK_SYMBOLS`). Indentation does not dilute the symbols of
-    code: a pair of blanks or a tab is not counted as a character. Only C-level counts, no copy.
-    """
-    symbols = marks.count(b"#", lo, hi)
-    return symbols * 12 <= hi - lo - 2 * raw.count(b"  ", lo, hi) - raw.count(b"\t", lo, hi)
+def _folded_literals() -> tuple[str, ...]:
+    return tuple(dict.fromkeys(fold_bytes(lit)[0].text for lit in TRIGGER_LITERALS))
 
 
-def segments(
-    folded: str, raw: bytes, toks: set[bytes] | None = None, spaced: bytes | None = None
+_FOLDED_LITERALS = _folded_literals()
+
+
+def trigger_windows(
+    folded: str, raw: bytes, spaced: bytes | None = None, toks: set[bytes] | None = None
 ) -> list[tuple[int, int]]:
-    """The spans of ``folded`` the model reads (ordered, disjoint).
+    """The spans of ``folded`` the model reads: all of a short text, else windows around trigger words, merged.
 
-    The text is cut in chunks of `CHUNK` characters; a chunk is read when it reads as prose, holds a trigger word
-    (`TRIGGER_WORDS`) or a character outside ASCII, each run of such chunks widened by `EDGE` characters each
-    side. ``raw`` is ``folded`` as one byte per character (`contextfold._guard._normalize.fold_bytes`); ``toks``
-    its distinct letter runs and ``spaced`` its letters with every other byte a blank, framed by blanks, if known.
+    ``folded`` and ``raw`` are what `contextfold._guard._normalize.fold_bytes` gives (the folded text, and it as one
+    byte per character); ``spaced`` is ``raw``'s letters with every other byte a blank, framed by blanks; ``toks``
+    its distinct letter runs (both computed here when not given). Offsets index ``folded``. At most `MAX_WINDOWS`
+    windows, the first ones.
     """
     n = len(raw)
-    if n < 4:
-        return []
     if spaced is None:
         spaced = b" " + raw.translate(_LETTERS) + b" "
     if toks is None:
         toks = set(spaced.split())
-    if not toks and folded.isascii():
-        return []
     words = TRIGGER_WORDS.intersection(toks)
-    ascii_text = folded.isascii()
-    if n <= CHUNK:
-        return [(0, n)] if words or not ascii_text or _prose(raw, raw.translate(_MARK_SYMBOLS), 0, n) else []
-    marks = raw.translate(_MARK_SYMBOLS)
-    marked: list[int] = []
-    for k, lo in enumerate(range(0, n, CHUNK)):
-        hi = min(n, lo + CHUNK)
-        if (
-            _prose(raw, marks, lo, hi)
-            or (not ascii_text and not folded[lo:hi].isascii())
-            or (words and _holds_word(spaced, words, lo, hi))
-        ):
-            marked.append(k)
-    out: list[tuple[int, int]] = []
-    for k in marked:
-        lo, hi = max(0, k * CHUNK - EDGE), min(n, (k + 1) * CHUNK + EDGE)
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], hi)
+    pieces = _non_ascii_pieces(folded, raw)
+    literals = [lit for lit in _FOLDED_LITERALS if any(lit in piece for _, piece in pieces)] if pieces else []
+    if not words and not literals:
+        return []
+    if n <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    hits = _trigger_places(spaced, words, pieces, literals)
+    if len(hits) < MIN_TRIGGERS and n > 4 * SHORT:  # one trigger place: no window, unless the text is short
+        return []
+    # Window geometry is measured with every run of blanks counted as one character, so padding words apart with
+    # blanks neither splits a window nor makes a short text long (the n-grams collapse blank runs too). Offsets of
+    # trigger places are letters, never inside a run: the runs between two places are those of the bytes between.
+    if n <= 4 * SHORT and n - _blanks(raw, 0, n) <= SHORT and n - _removed(raw, 0, n) <= SHORT:
+        return [(0, n)] if _prose(raw, 0, n) else []
+    out: list[list[int]] = []  # [trigger places, first place, last place] of each window
+    reach = BEFORE + AFTER
+    prev = 0
+    for p in hits:
+        # Two places share a window when at most BEFORE + AFTER characters apart once blank runs are one: always
+        # when as close in the raw text, never when eight times as far apart (the runs between are read only then).
+        gap = p - prev
+        near = bool(out) and (
+            gap <= reach
+            or (gap <= 8 * reach and gap - _blanks(raw, prev, p) <= reach and gap - _removed(raw, prev, p) <= reach)
+        )
+        prev = p
+        if near:
+            out[-1][0] += 1
+            out[-1][2] = p
+        elif len(out) == MAX_WINDOWS:
+            break
         else:
-            out.append((lo, hi))
-    return out
+            out.append([1, p, p])
+    # An order to a reader names it more than once ("you ... your", "ignore ... instructions"); a lone "ignore" in a
+    # long log or a lone "you" in a page of documentation is not read.
+    spans = [
+        (_reach_back(raw, first, BEFORE), _reach_on(raw, last, AFTER)) for k, first, last in out if k >= MIN_TRIGGERS
+    ]
+    return [(lo, hi) for lo, hi in spans if _prose(raw, lo, hi)]
 
 
-_NOT_LETTER = bytes(c for c in range(256) if not (97 <= c <= 122 or c == 63))
+def _blanks(raw: bytes, lo: int, hi: int) -> int:
+    """How many blanks ``raw[lo:hi]`` holds, at least what `_removed` removes (``count`` is C-level, no copy)."""
+    return sum(raw.count(b, lo, hi) for b in _WHITESPACE)
 
 
-def _holds_word(spaced: bytes, words: frozenset[bytes], lo: int, hi: int) -> bool:
-    """Whether ``raw[lo:hi]`` holds one of ``words`` as a letter run (``spaced`` is framed: index i is raw[i-1])."""
-    piece = spaced[lo : hi + 2]
-    return any(piece.find(b" " + w + b" ") >= 0 for w in words)
+_WHITESPACE = (b" ", b"\n", b"\t", b"\r", b"\x0b", b"\x0c")  # what ``bytes.split()`` splits at
+
+
+def _removed(raw: bytes, lo: int, hi: int) -> int:
+    """How many bytes of ``raw[lo:hi]`` collapsing its runs of blanks to one blank removes (C-level split and join)."""
+    seg = raw[lo:hi]
+    parts = seg.split()
+    if not parts:
+        return len(seg) - 1 if seg else 0
+    return len(seg) - len(b" ".join(parts)) - seg[:1].isspace() - seg[-1:].isspace()
+
+
+def _reach_back(raw: bytes, p: int, k: int) -> int:
+    """The largest start whose span up to ``p`` holds ``k`` characters, blank runs counted as one (or 0)."""
+    return _reach(raw, p, k, -1)
+
+
+def _reach_on(raw: bytes, p: int, k: int) -> int:
+    """The smallest end whose span from ``p`` holds ``k`` characters, blank runs counted as one (or the end)."""
+    return _reach(raw, p, k, 1)
+
+
+def _collapsed(raw: bytes, p: int, d: int, way: int) -> int:
+    lo, hi = (p - d, p) if way < 0 else (p, p + d)
+    return d - _removed(raw, lo, hi)
+
+
+def _reach(raw: bytes, p: int, k: int, way: int) -> int:
+    """`_reach_back` (``way`` -1) or `_reach_on` (+1): a doubling, then a halving search over the distance.
+
+    Without blank runs (most text) the first test answers: ``k`` bytes hold ``k`` characters.
+    """
+    room = p if way < 0 else len(raw) - p
+    if room <= k:
+        return p + way * room
+    if _collapsed(raw, p, k, way) >= k:
+        return p + way * k
+    lo, hi = k, 2 * k  # the answer is in (lo, hi]: lo holds fewer than k characters
+    while hi < room and _collapsed(raw, p, hi, way) < k:
+        lo, hi = hi, 2 * hi
+    if hi >= room:
+        if _collapsed(raw, p, room, way) < k:
+            return p + way * room
+        hi = room
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _collapsed(raw, p, mid, way) >= k:
+            hi = mid
+        else:
+            lo = mid
+    return p + way * hi
+
+
+def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
+    """``(offset, piece)`` of the parts of about 8 KB of ``folded`` that hold a non-ASCII character.
+
+    Other scripts' trigger literals are searched only there (``isascii`` is free).
+    """
+    pieces: list[tuple[int, str]] = []
+    if raw.find(b"?") >= 0 and not folded.isascii():
+        n = len(raw)
+        pos = 0
+        while pos < n:
+            cut = min(n, pos + 8192)
+            piece = folded[pos:cut]
+            if not piece.isascii():
+                pieces.append((pos, piece))
+            pos = cut
+    return pieces
+
+
+def _trigger_places(
+    spaced: bytes, words: frozenset[bytes], pieces: list[tuple[int, str]], literals: list[str]
+) -> list[int]:
+    """The sorted offsets of the trigger words and literals up to where the first one has had ``4 * MAX_WINDOWS``.
+
+    That place is the same in any order of the words (the smallest of their 64th places); each word is searched
+    only up to the smallest such place seen so far, so a rare word does not cost a search of a whole long text
+    once a frequent one has filled the first windows.
+    """
+    cap = 4 * MAX_WINDOWS
+    limit = len(spaced)
+    hits: list[int] = []
+    for w in words:
+        pat = b" " + w + b" "
+        i, k = spaced.find(pat, 0, limit + len(pat)), 0
+        while i >= 0:
+            hits.append(i)  # index i of ``spaced`` is the character before raw[i]: the word starts at raw[i]
+            k += 1
+            if k == cap:
+                limit = min(limit, i)
+                break
+            i = spaced.find(pat, i + len(pat) - 1, limit + len(pat))
+    for lit in literals:
+        k = 0
+        for offset, piece in pieces:
+            if offset > limit:
+                break
+            i = piece.find(lit)
+            while i >= 0 and offset + i <= limit:
+                hits.append(offset + i)
+                k += 1
+                if k == cap:
+                    limit = min(limit, offset + i)
+                    break
+                i = piece.find(lit, i + len(lit))
+            if k == cap:
+                break
+    hits = [h for h in hits if h <= limit]
+    hits.sort()
+    return hits
+
+
+# Bytes that are neither letters, digits nor blanks: code and markup are full of them, prose is not.
+_NOT_SYMBOL = bytes(range(97, 123)) + bytes(range(65, 91)) + b"0123456789 \n\t.,'?"
+
+
+def _prose(raw: bytes, lo: int, hi: int) -> bool:
+    """Whether ``raw[lo:hi]`` reads as prose: at most one character in twelve a symbol (``=(){}[]<>_/#``, ...).
+
+    Characters are counted with a run of blanks as one, as the windows are: indentation does not dilute the symbols
+    of code, and blanks padded between words do not change the answer.
+    """
+    symbols = len(raw[lo:hi].translate(None, _NOT_SYMBOL))
+    return symbols * 12 <= hi - lo and symbols * 12 <= hi - lo - _removed(raw, lo, hi)
+
+
+def first_trigger(raw: bytes, spaced: bytes, lo: int, hi: int) -> int:
+    """Where the first trigger word of the window ``raw[lo:hi]`` starts (``lo`` when none is an ASCII word)."""
+    best = hi
+    for w in TRIGGER_WORDS.intersection(spaced[lo : hi + 2].split()):
+        i = spaced.find(b" " + w + b" ", lo, hi + 2)
+        if 0 <= i < best:
+            best = i
+    return best if best < hi else lo
 
 
 @dataclass(frozen=True, slots=True)
 class Model:
-    """The weight table (``2**BITS`` float32, most zero), the bias and the decision threshold."""
+    """Weights by n-gram, the bias and the decision threshold (a window scoring above it is flagged)."""
 
-    table: Any  # numpy.ndarray, float32
+    weights: dict[str, float]
     bias: float
     threshold: float
     meta: dict[str, object]
-    nonzero: int = field(default=0)
+    vocab: frozenset[str] = frozenset()  # the grams of ``weights`` (set & frozenset probes the smaller side)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vocab", frozenset(self.weights))
 
     def score(self, folded: str) -> float:
-        """The best window score of ``folded`` read whole (what `score_segments` compares with the threshold)."""
-        return _best(self, bucket_ids(collapse(folded)))[0]
-
-
-def _window_sums(model: Model, ids: Any) -> tuple[Any, Any, int]:
-    """The weight of every gram, the sum over every window of `GRAMS` grams, and the grams a window counts.
-
-    A text of at most `GRAMS` grams is one window whose **distinct** grams count once each (an order that says
-    "you" four times is not four times an order); a longer text's windows count every gram (a cumulative sum:
-    linear, with no per-window work).
-    """
-    np = _np()
-    w = model.table[ids]
-    if w.size <= GRAMS:
-        u = np.unique(ids)
-        return w, np.asarray([model.table[u].sum(dtype=np.float64)]), int(u.size)
-    c = np.cumsum(w, dtype=np.float64)
-    sums = c[GRAMS - 1 :].copy()
-    sums[1:] -= c[:-GRAMS]
-    return w, sums, GRAMS
-
-
-def _best(model: Model, ids: Any) -> tuple[float, int]:
-    if ids.size == 0:
-        return model.bias, 0
-    _, sums, count = _window_sums(model, ids)
-    j = int(sums.argmax())
-    return model.bias + float(sums[j]) / math.sqrt(count), j
-
-
-def score_segments(model: Model, folded: str, raw: bytes, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """``(start, end, at)`` in ``folded`` of each run of windows scoring above the threshold (at most `MAX_FINDINGS`).
-
-    ``at`` is where the heaviest gram of the run's best window starts (its context decides the severity).
-    """
-    np = _np()
-    out: list[tuple[int, int, int]] = []
-    ascii_text = folded.isascii()
-    for lo, hi in spans:
-        if ascii_text:
-            seg_b = raw[lo:hi]
-            col: str | bytes = b" " + b" ".join(seg_b.split()) + b" "
-        else:
-            col = collapse(folded[lo:hi])
-        ids = bucket_ids(col)
-        if ids.size == 0:
-            continue
-        w, sums, count = _window_sums(model, ids)
-        limit = (model.threshold - model.bias) * math.sqrt(count)
-        over = sums > limit
-        if not over.any():
-            continue
-        index = _Index(folded, lo, hi)
-        flagged = np.flatnonzero(over)
-        breaks = np.flatnonzero(np.diff(flagged) > 1)
-        starts = np.concatenate(([flagged[0]], flagged[breaks + 1]))
-        ends = np.concatenate((flagged[breaks], [flagged[-1]]))
-        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
-            best = a + int(sums[a : b + 1].argmax())
-            span = GRAMS if w.size > GRAMS else w.size  # grams of a window
-            heavy = best + int(w[best : best + span].argmax())
-            out.append((index.at(a), index.at(b + span + 2) + 1, index.at(heavy)))
-            if len(out) == MAX_FINDINGS:
-                return out
-    return out
-
-
-class _Index:
-    """Offsets of the collapsed text of ``folded[lo:hi]`` (`collapse`) mapped back to offsets of ``folded``."""
-
-    def __init__(self, folded: str, lo: int, hi: int) -> None:
-        self.src: list[int] = []  # where each run of non-blanks starts in folded
-        self.dst: list[int] = []  # and in the collapsed text
-        self.lens: list[int] = []
-        pos = 1
-        for m in _NON_BLANK.finditer(folded, lo, hi):
-            self.src.append(m.start())
-            self.dst.append(pos)
-            self.lens.append(m.end() - m.start())
-            pos += m.end() - m.start() + 1
-        self.lo, self.hi = lo, hi
-
-    def at(self, x: int) -> int:
-        """The offset in ``folded`` of the character at collapsed offset ``x`` (a blank: just after the run before)."""
-        k = bisect.bisect_right(self.dst, x) - 1
-        if k < 0:
-            return self.src[0] if self.src else self.lo
-        d = x - self.dst[k]
-        if d < self.lens[k]:
-            return self.src[k] + d
-        return min(self.hi - 1, self.src[k] + self.lens[k])
+        """The model's score of one window of folded text."""
+        g = grams(folded)
+        if not g:
+            return self.bias
+        # fsum: exactly rounded, so the score does not depend on the order of the set (the same in every process).
+        total = math.fsum(map(self.weights.__getitem__, g & self.vocab))
+        return self.bias + total / math.sqrt(len(g))
 
 
 def parse_model(data: bytes) -> Model:
-    """Read the data file (gzip): a JSON header line, the nonzero weights' indices (uint32) and values (float32).
+    """Read the data file (gzip): a JSON header line, the weights (float32, little-endian), the grams (one a line).
 
-    Little-endian, indices ascending. The header gives the bias, the threshold, `BITS` and the count.
+    The header gives the bias, the threshold and the number of grams; a gram never holds a newline (blanks are
+    collapsed before n-grams are cut). Loading is C-level: one decompress, one array, one split, one dict.
     """
-    np = _np()
     raw = gzip.decompress(data)
     nl = raw.index(b"\n")
     meta = json.loads(raw[:nl])
-    n = int(meta["weights"])
-    if int(meta["bits"]) != BITS or len(raw) != nl + 1 + 8 * n:
-        raise ValueError(f"{DATA_FILE}: {n} weights of {meta['bits']} bits announced, {len(raw) - nl - 1} bytes found")
-    idx = np.frombuffer(raw, "<u4", n, nl + 1)
-    val = np.frombuffer(raw, "<f4", n, nl + 1 + 4 * n)
-    if n and (int(idx.max()) >= 1 << BITS or bool((np.diff(idx.astype(np.int64)) <= 0).any())):
-        raise ValueError(f"{DATA_FILE}: weight indices out of range or not ascending")
-    table = np.zeros(1 << BITS, np.float32)
-    table[idx] = val
-    table.setflags(write=False)
-    return Model(table, float(meta["bias"]), float(meta["threshold"]), meta, n)
+    n = int(meta["grams"])
+    weights = array("f")
+    weights.frombytes(raw[nl + 1 : nl + 1 + 4 * n])
+    if sys.byteorder != "little":
+        weights.byteswap()
+    grams = raw[nl + 1 + 4 * n :].decode("utf-8").split("\n")
+    if len(grams) != n or len(weights) != n:
+        raise ValueError(f"{DATA_FILE}: {n} grams announced, {len(grams)} grams and {len(weights)} weights found")
+    return Model(dict(zip(grams, weights, strict=True)), float(meta["bias"]), float(meta["threshold"]), meta)
 
 
-def dump_model(table: Any, bias: float, threshold: float, meta: dict[str, object]) -> bytes:
-    """The data file for `parse_model` (gzip mtime 0: the same model gives the same bytes)."""
-    np = _np()
-    t = np.asarray(table, np.float32)
-    idx = np.flatnonzero(t).astype("<u4")
-    head = {**meta, "bias": bias, "threshold": threshold, "bits": BITS, "weights": int(idx.size)}
-    body = json.dumps(head, sort_keys=True).encode() + b"\n" + idx.tobytes() + t[idx].astype("<f4").tobytes()
+def dump_model(weights: dict[str, float], bias: float, threshold: float, meta: dict[str, object]) -> bytes:
+    """The data file for `parse_model` (grams sorted, gzip mtime 0: the same model gives the same bytes)."""
+    grams = sorted(g for g, w in weights.items() if w)
+    if any("\n" in g for g in grams):
+        raise ValueError("a gram holds a newline")
+    head = {**meta, "bias": bias, "threshold": threshold, "grams": len(grams)}
+    values = array("f", (weights[g] for g in grams))
+    if sys.byteorder != "little":
+        values.byteswap()
+    body = json.dumps(head, sort_keys=True).encode() + b"\n" + values.tobytes() + "\n".join(grams).encode("utf-8")
     return gzip.compress(body, mtime=0)
 
 
@@ -329,7 +374,11 @@ def load_model() -> Model:
     return _MODEL.get()
 
 
-def flagged_spans(text: str) -> list[tuple[int, int, int]]:
-    """`score_segments` of ``text`` with the shipped model, in folded offsets (for tools and benchmarks)."""
-    norm, raw = fold_bytes(text)
-    return score_segments(load_model(), norm.text, raw, segments(norm.text, raw))
+def score_windows(model: Model, folded: str, windows: list[tuple[int, int]]) -> list[tuple[int, int, float]]:
+    """The windows (spans of the folded text) scoring above the model's threshold, with their scores."""
+    out = []
+    for lo, hi in windows:
+        s = model.score(folded[lo:hi])
+        if s > model.threshold:
+            out.append((lo, hi, s))
+    return out

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from contextfold._guard._findings import Finding, Severity
-from contextfold._guard._learned import load_model, score_segments, segments
+from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
 from contextfold._guard._sieve import may_match
@@ -881,7 +881,7 @@ def scan_injection(text: str, learned: bool = True) -> list[Finding]:
     cheap and is still fully blocked. A match that is quoted or given as an example (security docs), a request
     preceded by a negation ("never print the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity. With ``learned``, the learned model (`contextfold._guard._learned`) reads the
-    text's prose (and the decoded views), and a run of windows it scores above its threshold, where no blocking
+    windows around words that address a reader, and a window it scores above its threshold, where no blocking
     rule finding lies, is a medium ``learned.injection`` finding.
     """
     return _scan(text, views=True, learned=learned)
@@ -905,23 +905,21 @@ def _unsieved_view_scan(text: str) -> list[Finding]:
 
 
 def _learned_findings(
-    text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes] | None, findings: list[Finding]
+    text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
 ) -> list[Finding]:
     """The learned model's windows above its threshold that no blocking finding overlaps (spans of ``text``)."""
-    spans = segments(norm.text, raw, runs, spaced)
-    if not spans:
-        return []
-    flagged = score_segments(load_model(), norm.text, raw, spans)
-    if not flagged:
+    windows = trigger_windows(norm.text, raw, spaced, runs)
+    if not windows:
         return []
     blocked = [(f.start, f.end) for f in findings if f.blocking]
     out: list[Finding] = []
     folded = norm.text
-    for lo, hi, at in flagged:
+    for lo, hi, _score in score_windows(load_model(), folded, windows):
         start, end = norm.span(lo, hi)
         if any(s < end and start < e for s, e in blocked):
             continue
         # Like a rule's match: in a code fence, a string literal of code or quoted as an example it is only reported.
+        at = first_trigger(raw, spaced, lo, hi)
         low = _in_code_fence(folded, at) or _in_code_string(folded, at) or _quoted_line(folded, at)
         sev: Severity = "low" if low else "medium"
         out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
