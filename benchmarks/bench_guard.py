@@ -257,8 +257,8 @@ def main() -> None:
         "",
         "## Learned model on and off",
         "",
-        "The learned model (`contextfold._guard._learned`: hashed character 4-grams, linear, every window of 256 "
-        "characters of prose, trained on tune, shipped as a data file) runs beside the rules by default; "
+        "The learned model (`contextfold._guard._learned`: character 4-grams, linear, trained on tune, shipped as "
+        "a data file) runs beside the rules by default; "
         "`learned=False` (`GuardConfig(learned=False)`, `contextfold guard --no-learned`) turns it off. "
         "Both measured in this run; throughput below.",
         "",
