@@ -3,15 +3,20 @@
 Per request (a parsed body of one `WireFormat`):
 
 1. the message list is split into head (never compacted) and body; every
-   body message is hashed once (`message_hash`), and prefix hashes are
-   chained, so "the stored prefix is a prefix of this history" is one
-   comparison;
+   body message is hashed (`message_hash`), and prefix hashes are chained,
+   so "the stored prefix is a prefix of this history" is one comparison;
+   the messages the lineage's previous request sent byte for byte reuse
+   its hashes, chains and counts (one ``memcmp`` each), so a request costs
+   O(new messages) in hashing and counting;
 2. the lineage record (tenant, session, lineage) is read; when its covered
    prefix matches, the covered messages are replaced by the stored bytes,
    and stored rewrites (oversized tool results cut and offloaded) replace
    their messages; everything else is the client's own JSON;
 3. a new oversized tool result is cut by the library's splitter, the rest
-   offloaded to the tenant's workspace, and the rewrite stored;
+   offloaded to the tenant's workspace, and the rewrite stored (in the
+   background, by compare-and-set: the lineage's next request waits for
+   it; the rewrite is content-addressed, so a lost write costs only the
+   work of making the same bytes again);
 4. once the forwarded request passes the policy's pre-trigger, the next
    replacement is computed in the background (one task per lineage, in a
    worker thread: the library's digest strategy, cutting only between the
@@ -39,6 +44,7 @@ import math
 import re
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -79,6 +85,8 @@ MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
+_SEEN_BYTES = 256 * 1024 * 1024
+"""Message bytes of the lineages' last requests kept for the prefix comparison (the longest idle forgotten first)."""
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
 _WARM_STEP = 0.2
@@ -209,10 +217,13 @@ class Engine:
         self._counts: dict[str, int] = {}
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
+        self._seen: OrderedDict[tuple[str, str, str], _Seen] = OrderedDict()
+        self._seen_bytes = 0
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else CompactionPolicy()
         self._next: dict[tuple[str, str, str], _Next] = {}
+        self._puts: dict[tuple[str, str, str], asyncio.Task[LineageRecord | None]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # -- background work -------------------------------------------------------------------------
@@ -224,13 +235,16 @@ class Engine:
         return self._pool
 
     async def settle(self) -> None:
-        """Wait for every background compaction to finish (benchmarks and tests: the model's thinking time)."""
-        tasks = [n.task for n in self._next.values() if not n.task.done()]
+        """Wait for every background compaction and store write (benchmarks and tests: the model's thinking time)."""
+        tasks: list[asyncio.Future[Any]] = [n.task for n in self._next.values() if not n.task.done()]
+        tasks += self._puts.values()
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Cancel and await the background compactions, then stop the worker thread (the app's shutdown)."""
+        """Finish the background store writes, cancel and await the compactions, stop the worker (app shutdown)."""
+        if self._puts:
+            await asyncio.gather(*self._puts.values(), return_exceptions=True)
         tasks = [n.task for n in self._next.values()]
         for task in tasks:
             task.cancel()
@@ -262,6 +276,30 @@ class Engine:
             return self._objects.workspace(tenant)
         # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
         return LocalWorkspace(self.workspace_root, tenant, durable=False)
+
+    def _store_later(self, key: tuple[str, str, str], record: LineageRecord, expected: int) -> None:
+        """Store ``record`` by compare-and-set in the background.
+
+        Losing to another replica is fine (the next request reads its record); an error is logged, and the next
+        request makes the same rewrite again.
+        """
+        task = asyncio.ensure_future(self.store.put_lineage(record, expected_version=expected))
+        task.add_done_callback(functools.partial(self._stored, key))
+        self._puts[key] = task
+
+    def _stored(self, key: tuple[str, str, str], task: asyncio.Task[LineageRecord | None]) -> None:
+        if self._puts.get(key) is task:
+            del self._puts[key]
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self.log(
+                f"contextfold proxy: rewrite not stored (session {key[1][:24]}): {type(exc).__name__}: {str(exc)[:160]}"
+            )
+
+    async def _settled(self, key: tuple[str, str, str]) -> None:
+        """Wait for the lineage's background store write, if one is still running (read your own writes)."""
+        task = self._puts.get(key)
+        if task is not None:
+            await asyncio.wait([task])  # its error was logged; a cancelled request must not cancel the write
 
     # -- counting --------------------------------------------------------------------------------
 
@@ -295,6 +333,36 @@ class Engine:
                 self._hashes.clear()
             self._hashes[key] = cached
         return cached
+
+    def _prefix_of(self, fmt: WireFormat, key: tuple[str, str, str], client: list[Any], raws: list[bytes]) -> _Seen:
+        """Hashes, prefix chains and cumulative counts of this request's messages; remembered for the next request.
+
+        The messages the lineage's previous request (in this process) sent byte for byte are not hashed or counted
+        again: one comparison of their serialized bytes each, so a request costs O(new messages) in hashing. The
+        result is the same as hashing every message (the memo only skips work whose answer is known).
+        """
+        seen = self._seen.pop(key, None)
+        same = 0
+        if seen is not None and seen.fmt == fmt.name:
+            old = seen.raws
+            top = min(len(old), len(raws))
+            while same < top and raws[same] == old[same]:
+                same += 1
+        hashes = seen.hashes[:same] if seen is not None else []
+        chains = seen.chains[: same + 1] if seen is not None else [""]
+        counts = seen.counts[: same + 1] if seen is not None else [0]
+        for i in range(same, len(client)):
+            h = self._hash(client[i], raws[i])
+            hashes.append(h)
+            chains.append(chain_hash(chains[-1], h))
+            counts.append(counts[-1] + self._count(fmt, h, client[i]))
+        out = _Seen(fmt=fmt.name, raws=raws, hashes=hashes, chains=chains, counts=counts)
+        self._seen[key] = out
+        self._seen_bytes += sum(map(len, raws)) - (sum(map(len, seen.raws)) if seen is not None else 0)
+        while self._seen_bytes > _SEEN_BYTES and self._seen:  # forget the lineages idle longest
+            _, dropped = self._seen.popitem(last=False)
+            self._seen_bytes -= sum(map(len, dropped.raws))
+        return out
 
     def _count(self, fmt: WireFormat, key: str, message: Any) -> int:
         cached = self._counts.get(key)
@@ -335,34 +403,33 @@ class Engine:
         if len(self._locks) > _LINEAGE_LIMIT:  # forget idle lineages (the store's compare-and-set still orders them)
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
             self._last_sent.clear()
+            self._seen.clear()
             self._next = {k: v for k, v in self._next.items() if not v.task.done()}
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            outcome = await self._rewrite_locked(fmt, body, headers, tenant, session, lineage, split.head, client)
+            outcome = await self._rewrite_locked(fmt, key, body, headers, split.head, client)
         self._last_sent[key] = outcome.tokens_after
         return replace(outcome, seconds=time.perf_counter() - started)
 
     async def _rewrite_locked(
         self,
         fmt: WireFormat,
+        key: tuple[str, str, str],
         body: dict[str, Any],
         headers: Mapping[str, str],
-        tenant: str,
-        session: str,
-        lineage: str,
         head: list[Any],
         client: list[Any],
     ) -> Outcome:
+        tenant, session, lineage = key
         # The record's read is sent first and answered while the messages are hashed: with a network store
         # (Redis, PostgreSQL) its round trip overlaps the one CPU-heavy step instead of following it.
+        await self._settled(key)
         reading = asyncio.ensure_future(self.store.get_lineage(tenant, session, lineage))
         await asyncio.sleep(0)  # let the read go out on the wire
         try:
-            raws = [orjson.dumps(m) for m in client]  # each message serialized once: hashed, then forwarded as is
-            hashes = [self._hash(m, raw) for m, raw in zip(client, raws, strict=True)]
-            chains = [""]
-            for h in hashes:
-                chains.append(chain_hash(chains[-1], h))
+            raws = [orjson.dumps(m) for m in client]  # each message serialized once: compared, then forwarded as is
+            seen = self._prefix_of(fmt, key, client, raws)
+            hashes, chains = seen.hashes, seen.chains
         except BaseException:
             reading.cancel()
             reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved"
@@ -377,7 +444,7 @@ class Engine:
             # forward its own history; the next compaction replaces the stale record.
             base = replace(record, covered=0, covered_hash="", replacement=b"[]", marked=None, tokens=0)
         fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
-        before = fixed + sum(self._count(fmt, h, m) for h, m in zip(hashes, client, strict=True))
+        before = fixed + seen.counts[-1]
         window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
         ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
         offloads = 0
@@ -405,8 +472,11 @@ class Engine:
         record_now, forwarded, tokens, compacted = await self._maybe_compact(
             job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
         )
-        changed = compacted or new_rewrites
-        if changed:
+        if new_rewrites and not compacted:
+            # Only new rewrites (content-addressed: any replica or a restarted proxy makes the same bytes): stored
+            # after this request is answered, off its path; the lineage's next request waits for it (`_settled`).
+            self._store_later(key, record_now, record.version if record else 0)
+        elif compacted:
             stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
             if stored is None:  # another request of this lineage stored first: adopt its record if it fits
                 winner = await self.store.get_lineage(tenant, session, lineage)
@@ -869,6 +939,19 @@ class _Next:
 
     basis: int
     task: asyncio.Task[LineageRecord | None]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Seen:
+    """A lineage's last request in this process: its messages' bytes, hashes, prefix chains and cumulative counts."""
+
+    fmt: str
+    raws: list[bytes]
+    hashes: list[str]
+    chains: list[str]
+    """``chains[i]``: the identity of the first ``i`` messages (``chains[0] == ""``)."""
+    counts: list[int]
+    """``counts[i]``: the tokens of the first ``i`` messages."""
 
 
 @dataclass(frozen=True, slots=True)
