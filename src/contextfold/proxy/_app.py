@@ -302,6 +302,10 @@ async def _relay(state: ProxyState, request: Request) -> Response:
     virtual = config.usage == "virtual" and outcome is not None and outcome.tokens_before > outcome.tokens_after
     original = raw if outcome is not None and outcome.body is not None else None
     response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed, original)
+    if outcome is not None and outcome.pending is not None:
+        # The engine's store write ran while the upstream thought: done before the client sees a byte, so the
+        # replica that gets the client's next request reads it (its failure was logged; the request went out).
+        await asyncio.wait([outcome.pending])
     try:
         _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
     except Exception as exc:  # accounting never costs the client its answer

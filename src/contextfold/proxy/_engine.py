@@ -113,6 +113,9 @@ class Outcome:
     """``pass`` (nothing to do), ``spliced`` (stored replacement used), ``compacted``, or why it passed through."""
     seconds: float = 0.0
     """Time the proxy spent on this request's rewrite (parse excluded), for per-request cost measurements."""
+    pending: asyncio.Future[Any] | None = None
+    """This request's store write, running in the background: wait for it before the client sees the response
+    (the app does, once the upstream has answered), so whichever replica gets the next request reads it."""
 
 
 def model_family(model: Any) -> str:
@@ -277,15 +280,19 @@ class Engine:
         # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
         return LocalWorkspace(self.workspace_root, tenant, durable=False)
 
-    def _store_later(self, key: tuple[str, str, str], record: LineageRecord, expected: int) -> None:
-        """Store ``record`` by compare-and-set in the background.
+    def _store_later(
+        self, key: tuple[str, str, str], record: LineageRecord, expected: int
+    ) -> asyncio.Task[LineageRecord | None]:
+        """Store ``record`` by compare-and-set in the background, while the request is forwarded.
 
-        Losing to another replica is fine (the next request reads its record); an error is logged, and the next
-        request makes the same rewrite again.
+        The app waits for it before the response reaches the client (a replica that gets the client's next
+        request reads it). Losing to another replica is fine (the next request reads its
+        record); an error is logged, and the next request makes the same rewrite again.
         """
         task = asyncio.ensure_future(self.store.put_lineage(record, expected_version=expected))
         task.add_done_callback(functools.partial(self._stored, key))
         self._puts[key] = task
+        return task
 
     def _stored(self, key: tuple[str, str, str], task: asyncio.Task[LineageRecord | None]) -> None:
         if self._puts.get(key) is task:
@@ -472,11 +479,10 @@ class Engine:
         record_now, forwarded, tokens, compacted = await self._maybe_compact(
             job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
         )
-        if new_rewrites and not compacted:
-            # Only new rewrites (content-addressed: any replica or a restarted proxy makes the same bytes): stored
-            # after this request is answered, off its path; the lineage's next request waits for it (`_settled`).
-            self._store_later(key, record_now, record.version if record else 0)
-        elif compacted:
+        later = new_rewrites and not compacted
+        # Only new rewrites (content-addressed: any replica or a restarted proxy makes the same bytes): stored after
+        # this request is answered, off its path (`_store_later`); the lineage's next request waits for it.
+        if compacted:
             stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
             if stored is None:  # another request of this lineage stored first: adopt its record if it fits
                 winner = await self.store.get_lineage(tenant, session, lineage)
@@ -500,8 +506,10 @@ class Engine:
                 cache_reuse=reuse,
             )
         data = self._serialize(fmt, body, head, forwarded, {id(m): raw for m, raw in zip(client, raws, strict=True)})
+        pending = self._store_later(key, record_now, record.version if record else 0) if later else None
         return Outcome(
             body=data,
+            pending=pending,
             session=session,
             tokens_before=before,
             tokens_after=tokens,
