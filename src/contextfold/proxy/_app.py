@@ -125,12 +125,14 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     def safe_log(line: str) -> None:
         sink(redact_secrets(line).text)
 
+    quiet = log is None and config.quiet  # nothing is printed: no redaction pass per request either
+
     state = ProxyState(
         config=config,
         store=store,
         engine=Engine(config, store, make_counter(config.counter), log=safe_log),
         metrics=_Metrics(),
-        log=safe_log,
+        log=(lambda line: None) if quiet else safe_log,
     )
 
     @contextlib.asynccontextmanager

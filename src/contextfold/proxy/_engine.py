@@ -41,6 +41,7 @@ import asyncio
 import functools
 import hashlib
 import math
+import os
 import re
 import sys
 import time
@@ -226,6 +227,8 @@ class Engine:
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else CompactionPolicy()
         self._next: dict[tuple[str, str, str], _Next] = {}
+        self._workspaces: dict[str, LocalWorkspace | ObjectWorkspace] = {}
+        self._real_dirs: dict[str, str] = {}
         self._puts: dict[tuple[str, str, str], asyncio.Task[LineageRecord | None]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
@@ -275,10 +278,32 @@ class Engine:
         Local under the state directory by default; in the object store of ``workspace_url`` when set (replicas
         that share it offload the same content to the same object and name it the same way).
         """
+        cached = self._workspaces.get(tenant)
+        if cached is not None:
+            return cached
+        if len(self._workspaces) > _LINEAGE_LIMIT:
+            self._workspaces.clear()
+            self._real_dirs.clear()
+        made: LocalWorkspace | ObjectWorkspace
         if self._objects is not None:
-            return self._objects.workspace(tenant)
-        # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
-        return LocalWorkspace(self.workspace_root, tenant, durable=False)
+            made = self._objects.workspace(tenant)
+        else:
+            # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
+            made = LocalWorkspace(self.workspace_root, tenant, durable=False)
+        self._workspaces[tenant] = made
+        return made
+
+    def _location(self, tenant: str, workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> str:
+        """Where an item just written is for a reader without the MCP server: a local path, or the object's URL.
+
+        Locally, the real path of the tenant's directory (resolved once) joined with the item's own name.
+        """
+        if isinstance(workspace, ObjectWorkspace):
+            return workspace.location(rel)
+        base = self._real_dirs.get(tenant)
+        if base is None:
+            base = self._real_dirs[tenant] = os.path.realpath(workspace.session_dir)
+        return os.path.join(base, *rel.split("/"))
 
     def _store_later(
         self, key: tuple[str, str, str], record: LineageRecord, expected: int
@@ -762,8 +787,8 @@ class Engine:
                 )
                 if ref is not None:
                     n += 1
-                    where, rest = await _item_view(workspace, ref.path)
-                    kept = _with_local_path(kept, where, rest)
+                    # The item holds exactly the result's text (its name is its content's): no read-back.
+                    kept = _with_local_path(kept, self._location(tenant, workspace, ref.path), block.text)
                 blocks.append(kept)
             out.append(cm.replace(content=tuple(blocks)))
         if not n:
@@ -821,7 +846,7 @@ class Engine:
         workspace = self.workspace(job.tenant)
         ref = await workspace.offload_context(plan.archived)
         plan = plan.with_archive_ref(ref.path)
-        summary = _with_readback_note(plan.summary, ref.path, _location(workspace, ref.path))
+        summary = _with_readback_note(plan.summary, ref.path, self._location(job.tenant, workspace, ref.path))
         finish = functools.partial(self._finish, job, record, summary, wire, cut_wire, rep_len)
         return await loop.run_in_executor(pool, finish)
 
@@ -1001,20 +1026,6 @@ def _mark_last(replacement: list[Any]) -> list[Any]:
         last["content"] = [*content[:-1], {**content[-1], "cache_control": dict(EPHEMERAL)}]
     out[-1] = last
     return out
-
-
-def _location(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> str:
-    """Where an item is for a reader without the MCP server: a local path, or the object's URL."""
-    if isinstance(workspace, ObjectWorkspace):
-        return workspace.location(rel)
-    return str(workspace.resolve(rel))
-
-
-async def _item_view(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> tuple[str, str]:
-    """An item's location and its text (read back right after it was written)."""
-    if isinstance(workspace, ObjectWorkspace):
-        return workspace.location(rel), await workspace.aread_text(rel)
-    return str(workspace.resolve(rel)), workspace.read_text(rel)
 
 
 def _with_readback_note(summary: Message, rel: str, path: str) -> Message:
