@@ -312,6 +312,12 @@ async def _relay(state: ProxyState, request: Request) -> Response:
         _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
     except Exception as exc:  # accounting never costs the client its answer
         state.log(f"contextfold proxy: accounting failed: {type(exc).__name__}: {str(exc)[:160]}")
+    if outcome is not None and outcome.tokens_before:
+        from starlette.background import BackgroundTask
+
+        # The session's stats row is written once the response is sent (starlette runs a response's background
+        # task after its last byte): the store write never competes with relaying the answer.
+        response.background = BackgroundTask(_record_later, state, tenant, outcome)
     return response
 
 
@@ -432,10 +438,6 @@ def _account(
             metrics.compactions.inc()
         if outcome.offloads:
             metrics.offloads.inc(outcome.offloads)
-        if outcome.tokens_before:
-            task = asyncio.ensure_future(_record(state, tenant, outcome))
-            _BACKGROUND.add(task)
-            task.add_done_callback(_BACKGROUND.discard)
     line = f"{request.method} {path} {status} {action}"
     if outcome is not None and outcome.tokens_before:
         line += f" session={outcome.session[:24]} tokens {outcome.tokens_before}->{outcome.tokens_after}"
@@ -450,6 +452,13 @@ def _account(
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _record_later(state: ProxyState, tenant: str, outcome: Outcome) -> None:
+    """Start `_record` without waiting for it (the connection's next request need not wait for the write)."""
+    task = asyncio.ensure_future(_record(state, tenant, outcome))
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
 
 
 async def _record(state: ProxyState, tenant: str, outcome: Outcome) -> None:
