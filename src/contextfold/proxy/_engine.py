@@ -30,9 +30,9 @@ Per request (a parsed body of one `WireFormat`):
    the running task, or compacts on the spot.
 
 Nothing here touches the network; every failure raises, and the app forwards
-the original bytes (fail open). Counting and hashing cost one pass over the
-body; message counts are cached by hash, so a long session costs O(new
-messages) in counting.
+the original bytes (fail open). A request costs one serialization of its
+messages and one byte comparison each against the lineage's previous
+request; hashing and counting cost O(new messages).
 """
 
 from __future__ import annotations
@@ -436,6 +436,7 @@ class Engine:
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
             self._last_sent.clear()
             self._seen.clear()
+            self._seen_bytes = 0
             self._next = {k: v for k, v in self._next.items() if not v.task.done()}
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
