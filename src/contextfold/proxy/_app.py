@@ -304,20 +304,16 @@ async def _relay(state: ProxyState, request: Request) -> Response:
     virtual = config.usage == "virtual" and outcome is not None and outcome.tokens_before > outcome.tokens_after
     original = raw if outcome is not None and outcome.body is not None else None
     response = await _forward(state, request, provider, url, headers, payload, outcome, virtual, elapsed, original)
-    if outcome is not None and outcome.pending is not None:
-        # The engine's store write ran while the upstream thought: done before the client sees a byte, so the
-        # replica that gets the client's next request reads it (its failure was logged; the request went out).
-        await asyncio.wait([outcome.pending])
     try:
         _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
     except Exception as exc:  # accounting never costs the client its answer
         state.log(f"contextfold proxy: accounting failed: {type(exc).__name__}: {str(exc)[:160]}")
-    if outcome is not None and outcome.tokens_before:
+    if outcome is not None:
         from starlette.background import BackgroundTask
 
-        # The session's stats row is written once the response is sent (starlette runs a response's background
-        # task after its last byte): the store write never competes with relaying the answer.
-        response.background = BackgroundTask(_record_later, state, tenant, outcome)
+        # The engine's store write and the session's stats row start once the response is sent (starlette runs a
+        # response's background task after its last byte): store writes never compete with relaying the answer.
+        response.background = BackgroundTask(_after_response, state, tenant, outcome)
     return response
 
 
@@ -454,11 +450,14 @@ def _account(
 _BACKGROUND: set[asyncio.Task[None]] = set()
 
 
-async def _record_later(state: ProxyState, tenant: str, outcome: Outcome) -> None:
-    """Start `_record` without waiting for it (the connection's next request need not wait for the write)."""
-    task = asyncio.ensure_future(_record(state, tenant, outcome))
-    _BACKGROUND.add(task)
-    task.add_done_callback(_BACKGROUND.discard)
+async def _after_response(state: ProxyState, tenant: str, outcome: Outcome) -> None:
+    """Release the engine's store write of this request; start `_record` (neither is waited for here)."""
+    if outcome.after is not None:
+        outcome.after()
+    if outcome.tokens_before:
+        task = asyncio.ensure_future(_record(state, tenant, outcome))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
 
 
 async def _record(state: ProxyState, tenant: str, outcome: Outcome) -> None:

@@ -38,6 +38,7 @@ request; hashing and counting cost O(new messages).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import math
@@ -86,6 +87,8 @@ MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
+_STORE_DELAY = 1.0
+"""Seconds a background store write waits for its release (`Outcome.after`) before it starts anyway."""
 _SEEN_BYTES = 256 * 1024 * 1024
 """Message bytes of the lineages' last requests kept for the prefix comparison (the longest idle forgotten first)."""
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
@@ -114,9 +117,9 @@ class Outcome:
     """``pass`` (nothing to do), ``spliced`` (stored replacement used), ``compacted``, or why it passed through."""
     seconds: float = 0.0
     """Time the proxy spent on this request's rewrite (parse excluded), for per-request cost measurements."""
-    pending: asyncio.Future[Any] | None = None
-    """This request's store write, running in the background: wait for it before the client sees the response
-    (the app does, once the upstream has answered), so whichever replica gets the next request reads it."""
+    after: Callable[[], None] | None = None
+    """Call once the response is sent: starts this request's background store write (it starts by itself anyway,
+    at the lineage's next request or after a second)."""
 
 
 def model_family(model: Any) -> str:
@@ -229,7 +232,7 @@ class Engine:
         self._next: dict[tuple[str, str, str], _Next] = {}
         self._workspaces: dict[str, LocalWorkspace | ObjectWorkspace] = {}
         self._real_dirs: dict[str, str] = {}
-        self._puts: dict[tuple[str, str, str], asyncio.Task[LineageRecord | None]] = {}
+        self._puts: dict[tuple[str, str, str], tuple[asyncio.Event, asyncio.Task[LineageRecord | None]]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # -- background work -------------------------------------------------------------------------
@@ -243,14 +246,18 @@ class Engine:
     async def settle(self) -> None:
         """Wait for every background compaction and store write (benchmarks and tests: the model's thinking time)."""
         tasks: list[asyncio.Future[Any]] = [n.task for n in self._next.values() if not n.task.done()]
-        tasks += self._puts.values()
+        for released, task in list(self._puts.values()):
+            released.set()
+            tasks.append(task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def aclose(self) -> None:
         """Finish the background store writes, cancel and await the compactions, stop the worker (app shutdown)."""
         if self._puts:
-            await asyncio.gather(*self._puts.values(), return_exceptions=True)
+            for released, _ in self._puts.values():
+                released.set()
+            await asyncio.gather(*(task for _, task in self._puts.values()), return_exceptions=True)
         tasks = [n.task for n in self._next.values()]
         for task in tasks:
             task.cancel()
@@ -305,22 +312,30 @@ class Engine:
             base = self._real_dirs[tenant] = os.path.realpath(workspace.session_dir)
         return os.path.join(base, *rel.split("/"))
 
-    def _store_later(
-        self, key: tuple[str, str, str], record: LineageRecord, expected: int
-    ) -> asyncio.Task[LineageRecord | None]:
-        """Store ``record`` by compare-and-set in the background, while the request is forwarded.
+    def _store_later(self, key: tuple[str, str, str], record: LineageRecord, expected: int) -> Callable[[], None]:
+        """Store ``record`` by compare-and-set in the background, once released; returns the release.
 
-        The app waits for it before the response reaches the client (a replica that gets the client's next
-        request reads it). Losing to another replica is fine (the next request reads its
-        record); an error is logged, and the next request makes the same rewrite again.
+        The write starts when the release is called (the app calls it after the response's last byte, so the write
+        never competes with the request it belongs to), when the lineage's next request in this process arrives
+        (it waits for the write: read your own writes), at `settle`, or after ``_STORE_DELAY`` seconds, whichever
+        comes first. A replica that reads the store before the write lands makes the same rewrite (its bytes are a
+        function of the message); a compaction that loses its compare-and-set to such a rewrite-only write retries
+        on top of it (`_rewrites_only`). An error is logged, and the next request makes the same rewrite again.
         """
-        task = asyncio.ensure_future(self.store.put_lineage(record, expected_version=expected))
+        released = asyncio.Event()
+        task = asyncio.ensure_future(self._put_when(released, record, expected))
         task.add_done_callback(functools.partial(self._stored, key))
-        self._puts[key] = task
-        return task
+        self._puts[key] = (released, task)
+        return released.set
+
+    async def _put_when(self, released: asyncio.Event, record: LineageRecord, expected: int) -> LineageRecord | None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(released.wait(), _STORE_DELAY)
+        return await self.store.put_lineage(record, expected_version=expected)
 
     def _stored(self, key: tuple[str, str, str], task: asyncio.Task[LineageRecord | None]) -> None:
-        if self._puts.get(key) is task:
+        entry = self._puts.get(key)
+        if entry is not None and entry[1] is task:
             del self._puts[key]
         if not task.cancelled() and (exc := task.exception()) is not None:
             self.log(
@@ -329,9 +344,10 @@ class Engine:
 
     async def _settled(self, key: tuple[str, str, str]) -> None:
         """Wait for the lineage's background store write, if one is still running (read your own writes)."""
-        task = self._puts.get(key)
-        if task is not None:
-            await asyncio.wait([task])  # its error was logged; a cancelled request must not cancel the write
+        entry = self._puts.get(key)
+        if entry is not None:
+            entry[0].set()
+            await asyncio.wait([entry[1]])  # its error was logged; a cancelled request must not cancel the write
 
     # -- counting --------------------------------------------------------------------------------
 
@@ -510,15 +526,26 @@ class Engine:
         # this request is answered, off its path (`_store_later`); the lineage's next request waits for it.
         if compacted:
             stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
-            if stored is None:  # another request of this lineage stored first: adopt its record if it fits
-                winner = await self.store.get_lineage(tenant, session, lineage)
-                if (
-                    winner is not None
-                    and 0 < winner.covered < len(client)
-                    and chains[winner.covered] == winner.covered_hash
-                ):
-                    forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
-                    record_now, compacted = winner, False
+            winner = await self.store.get_lineage(tenant, session, lineage) if stored is None else None
+            if winner is not None and _rewrites_only(winner, record):
+                # What beat us only added rewrites (a replica's first-sight cut, stored after its response): our
+                # compaction still holds; put it on top, with the rewrites of the messages it keeps.
+                tail = set(hashes[record_now.covered :])
+                merged = {h: v for h, v in winner.rewrites.items() if h in tail} | dict(record_now.rewrites)
+                retry = replace(record_now, rewrites=MappingProxyType(merged))
+                stored = await self.store.put_lineage(retry, expected_version=winner.version)
+                if stored is not None:
+                    record_now = retry
+                else:
+                    winner = await self.store.get_lineage(tenant, session, lineage)
+            if (  # another request of this lineage stored first: adopt its record if it fits
+                stored is None
+                and winner is not None
+                and 0 < winner.covered < len(client)
+                and chains[winner.covered] == winner.covered_hash
+            ):
+                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
+                record_now, compacted = winner, False
         spliced = record_now.covered > 0 or any(h in record_now.rewrites for h in hashes[record_now.covered :])
         previous = self._last_sent.get((tenant, session, lineage))
         reuse = 0 if compacted or previous is None else min(previous, tokens)
@@ -532,10 +559,10 @@ class Engine:
                 cache_reuse=reuse,
             )
         data = self._serialize(fmt, body, head, forwarded, {id(m): raw for m, raw in zip(client, raws, strict=True)})
-        pending = self._store_later(key, record_now, record.version if record else 0) if later else None
+        release = self._store_later(key, record_now, record.version if record else 0) if later else None
         return Outcome(
             body=data,
-            pending=pending,
+            after=release,
             session=session,
             tokens_before=before,
             tokens_after=tokens,
@@ -993,6 +1020,18 @@ class _Raw:
     """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
 
     data: bytes
+
+
+def _rewrites_only(winner: LineageRecord, read: LineageRecord | None) -> bool:
+    """Whether ``winner`` differs from the record ``read`` (None: there was none) only by its rewrites."""
+    if read is None:
+        return winner.covered == 0 and winner.compactions == 0
+    return (
+        winner.covered == read.covered
+        and winner.covered_hash == read.covered_hash
+        and winner.compactions == read.compactions
+        and winner.replacement == read.replacement
+    )
 
 
 async def _discard(work: Any) -> None:
