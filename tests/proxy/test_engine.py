@@ -683,3 +683,43 @@ def test_the_prefix_memo_gives_what_hashing_every_message_gives(steps: list[tupl
         for h, m in zip(hashes, client, strict=True):
             counts.append(counts[-1] + engine._count(fmt, h, m))
         assert (seen.hashes, seen.chains, seen.counts) == (hashes, chains, counts)
+
+
+def test_a_compaction_that_loses_its_cas_to_a_replicas_rewrite_only_write_is_stored_on_top(tmp_path: Path) -> None:
+    """Replica A cuts a new tool result and stores the rewrite after its response; replica B, which read the store
+    before that write landed, compacts the next request: its compaction is stored, not dropped for A's record."""
+    import threading
+
+    config = ProxyConfig(window=3000, state_dir=tmp_path)
+    output = "\n".join(f"row {i}: " + "z" * 40 for i in range(120))
+    h1: list[Any] = [
+        {"role": "user", "content": "run it"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "sh", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]},
+    ]
+    h2 = h1 + [
+        {"role": "assistant" if i % 2 == 0 else "user", "content": f"turn {i} " + "word " * 250} for i in range(9)
+    ]
+
+    async def run() -> None:
+        a = Engine(config, SQLiteStore(tmp_path / "state.sqlite3"), BytesCounter())
+        b = Engine(config, SQLiteStore(tmp_path / "state.sqlite3"), BytesCounter())
+        first = await a.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(h1)), {}, TENANT)
+        assert first.offloads == 1 and first.after is not None  # A's write waits for its response to end
+        gate = threading.Event()
+        b._executor().submit(gate.wait)  # B's compaction will queue behind this, after B read the store
+        compacting = asyncio.ensure_future(b.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(h2)), {}, TENANT))
+        await asyncio.sleep(0.2)
+        first.after()  # A's response is over: its rewrite-only record lands now, before B's compaction is stored
+        await a.settle()
+        gate.set()
+        second = await compacting
+        assert second.compacted
+        record = await a.store.get_lineage(TENANT, second.session, next(iter(b._seen))[2])
+        assert record is not None and record.compactions == 1 and record.covered > 0
+        assert set(record.rewrites) <= set(b._seen[next(iter(b._seen))].hashes[record.covered :])
+        for e in (a, b):
+            await e.aclose()
+            await e.store.aclose()
+
+    asyncio.run(run())
