@@ -895,6 +895,15 @@ def _unsieved_plain_scan(text: str) -> list[Finding]:
     return _scan(text, views=False, learned=False, sieve=False)
 
 
+def _view_scan(text: str) -> list[Finding]:
+    """The scan of a decoded view (base64, rot13, reversed, ...): the rules and the learned model, no views."""
+    return _scan(text, views=False, learned=True)
+
+
+def _unsieved_view_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False, learned=True, sieve=False)
+
+
 def _learned_findings(
     text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
 ) -> list[Finding]:
@@ -968,9 +977,11 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(
-            text, raw, spaced, runs, _plain_scan if sieve else _unsieved_plain_scan, norm.invisible
-        )
+        if learned:
+            view_scan = _view_scan if sieve else _unsieved_view_scan
+        else:
+            view_scan = _plain_scan if sieve else _unsieved_plain_scan
+        findings += view_findings(text, raw, spaced, runs, view_scan, norm.invisible)
     if learned:
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
