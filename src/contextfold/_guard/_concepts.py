@@ -1,0 +1,169 @@
+"""Injections in scripts the byte view cannot read (Chinese, Japanese, Korean, Cyrillic): concepts that co-occur.
+
+The rules and the learned model read a one-byte-per-character view of the text, in which a Han, kana, Hangul or
+Cyrillic letter becomes ``?``: an order in those scripts reaches them only through a handful of literal words. This
+pass reads the text itself. It knows a few words per *concept* and language (an order to ignore or forget, the
+instructions or rules it is about, "previous", "from now on" and a new role or task, "without restrictions", the
+AI addressed, a secret, an action on it), finds them with one RE2 search (linear time), and reports a span where
+concepts that make an injection meet within `WINDOW` characters: ignoring instructions, ignoring earlier rules, a
+persona without limits, an AI addressed with an override or a new task, a secret ordered out. One concept alone
+(a password field, "ignore case", a rule list) is never enough. Texts with none of these scripts cost one search.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import re2
+
+from contextfold._guard._findings import Finding
+
+__all__ = ["WINDOW", "concept_findings"]
+
+WINDOW = 80
+"""How far apart (characters) the concepts of one finding may be."""
+
+RULE_ID = "concepts.multilingual"
+
+# concept -> words (lower case). Cyrillic words are matched at word starts (``ии`` is also inside words).
+_CONCEPTS: dict[str, tuple[str, ...]] = {
+    "override": (
+        "忽略", "忽视", "无视", "不要理会", "忘记", "忘掉", "取消", "废除", "抛弃", "停止当前", "停止所有",
+        "無視", "忘れ", "取り消", "破棄", "従わな",
+        "игнорир", "проигнорир", "забудь", "забудьте", "забыть", "отмени", "не обращай", "не следуй",
+        "무시", "잊어", "잊으", "취소",
+    ),
+    "instructions": (
+        "指示", "指令", "提示词", "系统提示",
+        "プロンプト", "の命令", "命令を", "命令は",
+        "инструкц", "указани", "промпт",
+        "지시", "프롬프트", "지침",
+    ),
+    "rules": (
+        "规则", "规定", "限制", "约束", "准则", "审查", "安全准则",
+        "ルール", "規則", "制限", "制約", "ガイドライン",
+        "правил", "ограничени", "цензур", "запрет",
+        "규칙", "제한", "검열",
+    ),
+    "previous": (
+        "之前", "以前", "先前", "上面的", "上述", "此前", "原来的",
+        "以前の", "前の", "これまでの", "上記の",
+        "предыдущ", "прежн", "ранее",
+        "이전", "위의",
+    ),
+    "now": (
+        "从现在开始", "从现在起", "现在你是", "你现在是", "你将扮演", "扮演", "假装", "新任务", "新的任务",
+        "今から", "今後", "これから", "あなたは今", "として振る舞", "になりきっ", "ふりをして",
+        "新しいタスク", "新しい任務",
+        "теперь ты", "отныне", "с этого момента", "притворись", "представь, что ты", "представь что ты",
+        "новая задача", "твоя задача", "новая роль",
+        "지금부터", "이제부터", "이제 너는", "이제 당신은", "역할을", "새로운 임무",
+    ),
+    "unlimited": (
+        "没有任何限制", "不受限制", "无限制", "没有限制", "不受任何", "无需遵守", "不必遵守", "不需要遵守", "不用遵守",
+        "制限のない", "制限なし", "制限なく", "従う必要はありません", "従う必要はない", "制約のない", "無制限",
+        "без ограничений", "без цензуры", "без правил", "не нужно соблюдать", "не обязан", "нет ограничений",
+        "제한 없는", "제한이 없는", "제한없는", "따를 필요",
+    ),
+    "ai": (
+        "作为ai", "作为人工智能", "ai助手", "人工智能", "语言模型", "系统通知", "系统消息",
+        "aiとして", "aiアシスタント", "システム通知", "言語モデル",
+        "ии", "нейросеть", "ассистент", "языковая модель", "системное уведомление", "бот",
+        "ai로서", "인공지능", "언어 모델", "어시스턴트",
+    ),
+    "secret": (
+        "系统提示", "密码", "密钥", "环境变量", "令牌", "机密", "私钥",
+        "システムプロンプト", "パスワード", "秘密", "apiキー", "環境変数", "トークン",
+        "системный промпт", "парол", "ключ", "секрет", "переменные окружения", "токен",
+        "비밀번호", "시스템 프롬프트", "api 키", "환경 변수", "토큰",
+    ),
+    "action": (
+        "输出", "显示", "发送", "打印", "告诉我", "删除", "执行", "泄露", "透露",
+        "出力", "表示して", "送信", "教えて", "削除", "実行",
+        "выведи", "покажи", "отправь", "удали", "выполни", "раскрой", "напиши",
+        "출력", "보여", "보내", "삭제", "실행",
+    ),
+}  # fmt: skip
+
+# Pairs and triples of concepts that make an order to the model, not a mention. A secret with an action needs the AI
+# addressed: "forgot your password? we will send you a link" is a form, in every language.
+_COMBINATIONS: tuple[frozenset[str], ...] = tuple(
+    frozenset(c.split())
+    for c in (
+        "override instructions",
+        "override previous rules",
+        "unlimited now",
+        "unlimited ai",
+        "ai override",
+        "ai now",
+        "secret action ai",
+    )
+)
+
+_INVISIBLE = re2.compile(r"[\x{00AD}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{2069}\x{FEFF}]")
+_SCRIPTS = re2.compile(r"[\x{0400}-\x{04FF}\x{3040}-\x{30FF}\x{4E00}-\x{9FFF}\x{AC00}-\x{D7AF}]")
+
+
+def _alternative(word: str) -> str:
+    escaped = re.escape(word)
+    if re.match(r"[а-яё]", word):  # a Cyrillic word: at a word start only
+        return rf"(?:^|[^а-яё]){escaped}"
+    return escaped
+
+
+_WORDS: dict[str, frozenset[str]] = {}
+for _concept, _words in _CONCEPTS.items():
+    for _word in _words:
+        _WORDS[_word] = _WORDS.get(_word, frozenset()) | {_concept}
+# Longest first: a word that contains another ("系统提示" / "提示") is found whole.
+_SEARCH = re2.compile("|".join(_alternative(w) for w in sorted(_WORDS, key=len, reverse=True)))
+
+
+def _hits(low: str) -> Iterator[tuple[int, int, frozenset[str]]]:
+    for m in _SEARCH.finditer(low):
+        start, end = m.span()
+        word = low[start:end]
+        if word not in _WORDS:  # a Cyrillic word with the character before it
+            start += 1
+            word = word[1:]
+        yield start, end, _WORDS[word]
+
+
+def concept_findings(text: str) -> list[Finding]:
+    """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text."""
+    if text.isascii() or _SCRIPTS.search(text) is None:
+        return []
+    if _INVISIBLE.search(text) is None:
+        return _findings(text, text, None)
+    # Invisible characters between the letters of a word (a zero-width space, a bidi mark) do not hide it.
+    keep = [i for i, c in enumerate(text) if _INVISIBLE.match(c) is None]
+    return _findings(text, "".join(text[i] for i in keep), keep)
+
+
+def _findings(text: str, visible: str, keep: list[int] | None) -> list[Finding]:
+    """`concept_findings` over ``visible`` (``text`` without invisible characters; ``keep`` maps its offsets)."""
+    low = visible.lower()
+    if len(low) != len(visible):  # a letter whose lower case is longer ("İ"): keep offsets those of ``visible``
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in visible)
+    hits = list(_hits(low))
+    out: list[Finding] = []
+    covered = -1
+    for i, (start, _, _) in enumerate(hits):
+        if start < covered:
+            continue
+        concepts: set[str] = set()
+        end = start
+        for j in range(i, len(hits)):
+            s, e, found = hits[j]
+            if s - start > WINDOW:
+                break
+            concepts |= found
+            end = max(end, e)
+            if any(c <= concepts for c in _COMBINATIONS):
+                lo, hi = (start, end) if keep is None else (keep[start], keep[end - 1] + 1)
+                excerpt = text[lo:hi]
+                out.append(Finding("instruction_injection", "medium", lo, hi, excerpt[:200], RULE_ID))
+                covered = end
+                break
+    return out
