@@ -914,6 +914,9 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
     policies: list[tuple[str, dict[str, Any] | None]] = [("default", None)]
     if args.sweep:
         policies += [(json.dumps(p, separators=(",", ":")), p) for p in SWEEP]
+    for text in args.policy or ():
+        extra = json.loads(text)
+        policies.append((json.dumps(extra, separators=(",", ":")), extra))
     lines = [
         "| format | policy | compactions | proxy ms p50 / p99 / max | compaction ms p50 / max | tokens vs direct | "
         "cost vs direct | cost vs direct, over the window | worst session | retention % (paths / commands / ids) |",
@@ -979,7 +982,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=ARMS)
     parser.add_argument("--headroom-venv", type=Path, default=ROOT / ".venv-headroom")
     parser.add_argument("--engine-only", action="store_true")
-    parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--sweep", action="store_true", help="also the policies of SWEEP (--engine-only)")
+    policy_help = 'also this policy: CompactionPolicy fields as JSON, e.g. {"offload_tokens":1000} (--engine-only)'
+    parser.add_argument("--policy", action="append", metavar="JSON", help=policy_help + "; repeatable")
     parser.add_argument("--quick", action="store_true", help="3 conversations and one 100k synthetic session")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)

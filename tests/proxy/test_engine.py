@@ -175,7 +175,7 @@ def test_responses_items_the_provider_owns_are_never_altered(tmp_path: Path) -> 
             }
         )
         items.append({"type": "function_call", "call_id": f"c{n}", "name": "shell", "arguments": '{"cmd":"ls"}'})
-        items.append({"type": "function_call_output", "call_id": f"c{n}", "output": "file " * 300})
+        items.append({"type": "function_call_output", "call_id": f"c{n}", "output": f"file{n} " * 300})
     body = {"model": "gpt-5-codex", "instructions": "You are Codex.", "input": items, "prompt_cache_key": "conv-1"}
 
     async def run() -> Outcome:
@@ -273,7 +273,7 @@ def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_p
                     ],
                 }
             )
-            output = "\n".join(str(i) for i in range(1500))
+            output = "\n".join(f"{n}.{i}" for i in range(1500))  # distinct per turn (not deduplicated)
             messages.append(
                 {
                     "role": "user",
@@ -340,7 +340,7 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
     from contextfold.proxy._engine import CompactionPolicy
 
     engine = _engine(tmp_path, window=40_000)
-    engine.policy = CompactionPolicy(offload_tokens=0)  # the newest result stays whole: the cut must fall before it
+    engine.policy = CompactionPolicy(offload_tokens=0, dedupe_tokens=0)  # results whole: the cut must fall before them
     outcome = asyncio.run(engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
     assert outcome.compacted and outcome.tokens_after <= 32_000
     forwarded = orjson.loads(outcome.body or b"")["messages"]

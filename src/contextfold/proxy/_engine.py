@@ -49,15 +49,17 @@ from typing import Any
 import orjson
 
 from contextfold._config import ContextConfig
-from contextfold._errors import ContextOverflowError
+from contextfold._errors import ConfigError, ContextOverflowError
+from contextfold._markers import render_hint
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._stores import LineageRecord, SessionStore
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._object import ObjectRoot, ObjectWorkspace
-from contextfold._workspace._split import offload_oversized_result
+from contextfold._workspace._split import offload_oversized_result, split_tool_result
 from contextfold.compaction._boundaries import DEFAULT_RULES
 from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold.compaction._ledger import output_fact_lines
 from contextfold.compaction._plan import CompactionPlan
 from contextfold.proxy._config import ProxyConfig
 from contextfold.proxy._wire import (
@@ -85,6 +87,14 @@ _WARM_STEP = 0.2
 """The early warm-up starts this much of the trigger before ``CompactionPolicy.precompute_ratio``."""
 _NOTICE_MARGIN = 1000
 """Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
+PRECOMPUTE_MODES = ("warm", "replacement", "off")
+"""The values of `CompactionPolicy.precompute`."""
+MIN_OFFLOAD_TOKENS = 500
+"""The smallest first-sight cut (`CompactionPolicy.offload_tokens`) allowed: its notice and path take ~300."""
+_TAIL_CHARS = 600
+"""The notice of a cut ends with about this many characters of the output's end (its last lines)."""
+_FACT_LINE_CHARS = 240
+"""A fact line longer than this is shown as this much around its fact."""
 NEXT_SUFFIX = "+next"
 """Store key suffix of a lineage's precomputed next replacement (``lineage + NEXT_SUFFIX``)."""
 
@@ -170,6 +180,37 @@ class CompactionPolicy:
     """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
     first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
     what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
+    fact_share: float = 0.3
+    """Share of a cut's tokens given to the lines of the omitted part that carry facts (error lines, ids, paths, by
+    the facts ledger's rules), listed with their line numbers after the notice; the kept head shrinks by what they
+    take. 0: the head (and the last lines) only."""
+    dedupe_tokens: int = 300
+    """A new tool result of at least this many tokens whose text is the same as an earlier result still forwarded
+    (the same file read twice) goes out as a pointer to that one (its text saved in the workspace too); 0: never."""
+
+    def __post_init__(self) -> None:
+        """Every field in range, named when it is not (a `ConfigError`: the CLI reports it as the flag's)."""
+        for name in ("target_ratio", "summary_ratio", "reserve_ratio"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+                raise ConfigError(f"CompactionPolicy.{name}: must be in (0, 1] (got {value!r})")
+        if not 0 < self.precompute_ratio <= 1:
+            raise ConfigError(f"CompactionPolicy.precompute_ratio: must be in (0, 1] (got {self.precompute_ratio!r})")
+        if not 0 <= self.fact_share <= 0.5:
+            raise ConfigError(f"CompactionPolicy.fact_share: must be in [0, 0.5] (got {self.fact_share!r})")
+        for name in ("min_recent_messages", "offload_tokens", "dedupe_tokens"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"CompactionPolicy.{name}: must be a whole number >= 0 (got {value!r})")
+        if 0 < self.offload_tokens < MIN_OFFLOAD_TOKENS:
+            raise ConfigError(
+                f"CompactionPolicy.offload_tokens: must be 0 (off) or at least {MIN_OFFLOAD_TOKENS} "
+                f"(got {self.offload_tokens}): a cut's notice alone takes a few hundred tokens"
+            )
+        if self.precompute not in PRECOMPUTE_MODES:
+            raise ConfigError(
+                f"CompactionPolicy.precompute: must be one of {', '.join(PRECOMPUTE_MODES)} (got {self.precompute!r})"
+            )
 
 
 class _AlignRule:
@@ -209,6 +250,7 @@ class Engine:
         self._counts: dict[str, int] = {}
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
+        self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else CompactionPolicy()
@@ -385,15 +427,24 @@ class Engine:
         new_rewrites = False
         covered = base.covered
         limit = min(self.policy.offload_tokens or ctx.result_limit, ctx.result_limit)
+        dedupe = self.policy.dedupe_tokens
+        earlier: dict[str, str] = {}  # text key of each result forwarded before this message -> its call id
         for i in range(covered, len(client)):
             h = hashes[i]
             message = client[i]
-            if h in rewrites or not fmt.has_tool_result(message):
+            if not fmt.has_tool_result(message):
+                continue
+            results = self._results(fmt, h, message) if dedupe else ()
+            same = {k: earlier[k] for k, _, t in results if t >= dedupe and k in earlier}
+            for k, call, _ in results:
+                earlier.setdefault(k, call)
+            if h in rewrites:
                 continue
             size = self._count(fmt, h, message)
-            if size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN):
+            cut = not (size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN))
+            if not cut and not same:
                 continue  # below the policy's own threshold a cut must save more than its notice adds
-            rewritten, n = await self._offload(fmt, i, message, tenant, limit)
+            rewritten, n = await self._offload(fmt, i, message, tenant, limit if cut else 0, same)
             if n:
                 rewrites[h] = rewritten
                 offloads += n
@@ -664,8 +715,42 @@ class Engine:
 
     # -- offloading an oversized tool result -----------------------------------------------------
 
-    async def _offload(self, fmt: WireFormat, index: int, message: Any, tenant: str, limit: int) -> tuple[bytes, int]:
-        """Cut each oversized result of one wire message, offload the rest; the rewritten message and the count."""
+    def _results(self, fmt: WireFormat, h: str, message: Any) -> tuple[tuple[str, str, int], ...]:
+        """(text key, call id, tokens) of each text tool result of a wire message, cached by its hash."""
+        name = "res:" + h
+        cached = self._result_keys.get(name)
+        if cached is None:
+            found: list[tuple[str, str, int]] = []
+            for cm in self._canonical(fmt, 0, message, h):
+                for block in cm.content:
+                    if (
+                        isinstance(block, ToolResultBlock)
+                        and block.text
+                        and not block.is_error
+                        and all(isinstance(b, TextBlock) for b in block.content)
+                    ):
+                        key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest()
+                        found.append((key, block.call_id, self.counter.count_text(block.text)))
+            cached = tuple(found)
+            if len(self._result_keys) > _CACHE_LIMIT:
+                self._result_keys.clear()
+            self._result_keys[name] = cached
+        return cached
+
+    async def _offload(
+        self,
+        fmt: WireFormat,
+        index: int,
+        message: Any,
+        tenant: str,
+        limit: int,
+        same: Mapping[str, str] | None = None,
+    ) -> tuple[bytes, int]:
+        """Cut each oversized result of one wire message, offload the rest; the rewritten message and the count.
+
+        ``limit`` 0: no cut. ``same``: text keys of results the history already holds, with the call id of the
+        first: such a result becomes a pointer to it (`_pointer`).
+        """
         workspace = self.workspace(tenant)
         canon = fmt.canonical(index, message)
         out: list[Message] = []
@@ -679,9 +764,16 @@ class Engine:
                 if not isinstance(block, ToolResultBlock):
                     blocks.append(block)
                     continue
-                kept, ref = await offload_oversized_result(
-                    block, limit=limit, counter=self.counter, offloader=workspace
-                )
+                key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest() if same else ""
+                if same and key in same and block.call_id != same[key]:
+                    ref = await workspace.offload_tool_result(block.text, call_id=block.call_id, tool_name=block.name)
+                    blocks.append(_pointer(block, same[key], ref.path, _location(workspace, ref.path)))
+                    n += 1
+                    continue
+                if not limit:
+                    blocks.append(block)
+                    continue
+                kept, ref = await self._cut(block, limit, workspace)
                 if ref is not None:
                     n += 1
                     where, rest = await _item_view(workspace, ref.path)
@@ -692,6 +784,46 @@ class Engine:
             return b"", 0
         rendered = strip_breakpoints(fmt.render_one(out))
         return orjson.dumps(rendered), n
+
+    async def _cut(
+        self, block: ToolResultBlock, limit: int, workspace: LocalWorkspace | ObjectWorkspace
+    ) -> tuple[ToolResultBlock, Any]:
+        """A result cut to ``limit`` tokens: its head, then the omitted part's fact lines (``fact_share`` of them).
+
+        The lines that carry facts (the facts ledger's rules: error lines, ids, paths) between the kept head and
+        the output's last lines are listed with their line numbers, most important first while they fit, in the
+        order of the output; the head is cut shorter by what they may take. All of it a function of the result and
+        the limit (the same bytes on any replica); the whole text is in the workspace file as before.
+        """
+        text = block.text
+        tail_start = _tail_start(text)
+        shown = text[tail_start:]
+        most = int(limit * self.policy.fact_share)
+        facts = output_fact_lines(text, 0, tail_start) if most else []
+        reserve = 0
+        if facts:
+            # The head at the shortest it may be: the facts after it are the most the excerpt can list; when they
+            # take less than the share, the head gets the rest back.
+            probe = split_tool_result(block, limit=limit - most, counter=self.counter)
+            start = len(probe.kept_text) if probe is not None else len(text)
+            omitted = [f for f in facts if f[0] >= start and f[1] not in shown]
+            if omitted:
+                reserve = min(most, self.counter.count_text(_fact_excerpt(text, omitted)))
+        kept, ref = await offload_oversized_result(
+            block, limit=limit - reserve, counter=self.counter, offloader=workspace
+        )
+        if ref is None or not reserve:
+            return kept, ref
+        head = "\n".join(b.text for b in kept.content[:-1] if isinstance(b, TextBlock))
+        omitted = [f for f in facts if f[0] >= len(head) and f[1] not in shown]
+        excerpt = _fit_excerpt(self.counter, text, omitted, reserve)
+        if not excerpt:
+            return kept, ref
+        content = list(kept.content)
+        last = content[-1]
+        if isinstance(last, TextBlock):
+            content[-1] = TextBlock(text=last.text + excerpt, meta=last.meta)
+        return replace(kept, content=tuple(content)), ref
 
     # -- compaction ------------------------------------------------------------------------------
 
@@ -938,11 +1070,74 @@ def _with_readback_note(summary: Message, rel: str, path: str) -> Message:
     return summary.replace(content=(TextBlock(text=first.text + note, meta=first.meta), *summary.content[1:]))
 
 
+def _tail_start(text: str) -> int:
+    """Where the last lines a cut's notice shows start: about `_TAIL_CHARS` from the end, at a line start."""
+    if len(text) <= _TAIL_CHARS:
+        return 0
+    start = len(text) - _TAIL_CHARS
+    newline = text.find("\n", start)
+    return newline + 1 if newline >= 0 else start
+
+
+_FACT_ORDER = {"error": 0, "id": 1, "file": 2}
+_FACT_HEADER = "\nLines after the cut that name errors, ids or paths (line number: text):\n"
+
+
+def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
+    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+    if len(line) > _FACT_LINE_CHARS:
+        lo = max(0, min(at - start - 60, len(line) - _FACT_LINE_CHARS))
+        hi = max(lo + _FACT_LINE_CHARS, at - start + len(value))
+        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+    return text.count("\n", 0, start), line
+
+
+def _fact_excerpt(text: str, facts: Sequence[tuple[int, str, str]]) -> str:
+    """The fact lines of ``facts`` (each line once, in the output's order) under their header."""
+    lines: dict[int, str] = {}
+    for at, value, _ in facts:
+        number, line = _fact_line(text, at, value)
+        lines.setdefault(number, line)
+    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(lines.items()))
+
+
+def _fit_excerpt(counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int) -> str:
+    """The fact lines that fit ``budget`` tokens: errors first, then ids, then paths (earliest first in each)."""
+    if not facts:
+        return ""
+    chosen: dict[int, str] = {}
+    cost = counter.count_text(_FACT_HEADER)
+    for at, value, _ in sorted(facts, key=lambda f: (_FACT_ORDER.get(f[2], 3), f[0])):
+        number, line = _fact_line(text, at, value)
+        if number in chosen:
+            continue
+        more = counter.count_text(f"{number + 1}: {line}\n")
+        if cost + more > budget:
+            continue
+        chosen[number] = line
+        cost += more
+    if not chosen:
+        return ""
+    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(chosen.items()))
+
+
+def _pointer(block: ToolResultBlock, first: str, rel: str, path: str) -> ToolResultBlock:
+    """A result whose text the history already holds: a pointer to the first one (and to the saved copy)."""
+    lines = block.text.count("\n") + 1
+    note = render_hint(
+        f"This output is identical to the result of the earlier call {first} ({lines} line{'s' if lines != 1 else ''}"
+        f"), shown above; not repeated here. It is saved in the workspace file {rel}: read_offloaded(path={rel!r}) "
+        f"(the contextfold MCP server), or read the file {path} directly."
+    )
+    return replace(block, content=(TextBlock(text=note),))
+
+
 def _with_local_path(block: ToolResultBlock, path: str, rest: str) -> ToolResultBlock:
     """A cut tool result whose notice also gives the file's local path and the output's last lines."""
-    tail = rest[-600:]
-    if len(rest) > 600:
-        tail = tail[tail.find("\n") + 1 :] if "\n" in tail else tail
+    tail = rest[_tail_start(rest) :]
     note = f"\nWithout those tools: the file is {path}; it ends with:\n{tail}"
     content = list(block.content)
     last = content[-1] if content else None
