@@ -961,13 +961,14 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
 
 
 SWEEP: list[dict[str, Any]] = [
+    {"offload_tokens": 2000, "fact_share": 0, "dedupe_tokens": 0},
+    {"offload_tokens": 2000},
+    {"offload_tokens": 1250},
+    {"offload_tokens": 1000},
+    {"offload_tokens": 1000, "fact_share": 0.5},
+    {"offload_tokens": 0},
     {"precompute": "off"},
     {"precompute": "replacement"},
-    {"offload_tokens": 0},
-    {"offload_tokens": 1500},
-    {"offload_tokens": 1000},
-    {"offload_tokens": 1000, "target_ratio": 0.3},
-    {"target_ratio": 0.2, "summary_ratio": 0.8},
 ]
 """Compaction policies (`CompactionPolicy` fields) compared by ``--sweep``, each against the default."""
 

@@ -273,7 +273,7 @@ def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_p
                     ],
                 }
             )
-            output = "\n".join(f"{n}.{i}" for i in range(1500))  # distinct per turn (not deduplicated)
+            output = f"turn {n}\n" + "\n".join(str(i) for i in range(1500))  # distinct per turn (no pointer)
             messages.append(
                 {
                     "role": "user",

@@ -49,7 +49,7 @@ from typing import Any
 import orjson
 
 from contextfold._config import ContextConfig
-from contextfold._errors import ConfigError, ContextOverflowError
+from contextfold._errors import ContextOverflowError
 from contextfold._markers import render_hint
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._stores import LineageRecord, SessionStore
@@ -61,7 +61,7 @@ from contextfold.compaction._boundaries import DEFAULT_RULES
 from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._ledger import output_fact_lines
 from contextfold.compaction._plan import CompactionPlan
-from contextfold.proxy._config import ProxyConfig
+from contextfold.proxy._config import MIN_OFFLOAD_TOKENS, PRECOMPUTE_MODES, CompactionPolicy, ProxyConfig
 from contextfold.proxy._wire import (
     EPHEMERAL,
     WireFormat,
@@ -72,7 +72,16 @@ from contextfold.proxy._wire import (
     transfer_breakpoints,
 )
 
-__all__ = ["CompactionPolicy", "Engine", "Outcome", "lineage_of", "model_family", "session_of"]
+__all__ = [
+    "MIN_OFFLOAD_TOKENS",
+    "PRECOMPUTE_MODES",
+    "CompactionPolicy",
+    "Engine",
+    "Outcome",
+    "lineage_of",
+    "model_family",
+    "session_of",
+]
 
 SESSION_HEADERS = ("x-contextfold-session", "x-claude-code-session-id", "session-id", "session_id")
 """Headers naming the client's session, in order of preference (then ``prompt_cache_key``, then the first message)."""
@@ -87,10 +96,6 @@ _WARM_STEP = 0.2
 """The early warm-up starts this much of the trigger before ``CompactionPolicy.precompute_ratio``."""
 _NOTICE_MARGIN = 1000
 """Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
-PRECOMPUTE_MODES = ("warm", "replacement", "off")
-"""The values of `CompactionPolicy.precompute`."""
-MIN_OFFLOAD_TOKENS = 500
-"""The smallest first-sight cut (`CompactionPolicy.offload_tokens`) allowed: its notice and path take ~300."""
 _TAIL_CHARS = 600
 """The notice of a cut ends with about this many characters of the output's end (its last lines)."""
 _FACT_LINE_CHARS = 240
@@ -147,72 +152,6 @@ def lineage_of(fmt: WireFormat, body: Mapping[str, Any], head: Sequence[Any], he
     return hashlib.blake2b(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS), digest_size=16).hexdigest()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CompactionPolicy:
-    """How deep a proxy compaction cuts (the trigger, ``ProxyConfig.trigger_ratio``, says when).
-
-    A compaction plans the history into ``target_ratio`` of the room the trigger leaves above the fixed part
-    (tools, and items carried verbatim): of that plan the summary takes at most ``summary_ratio``, and
-    ``reserve_ratio`` of it (at least ``min_recent_messages`` messages) of the newest messages stays verbatim.
-    Every compaction rewrites the provider's prompt cache from the replacement on, so the deeper the cut, the
-    fewer rewrites a session pays for (``benchmarks/bench_proxy.py --engine-only --sweep`` measures cost and
-    retention per policy).
-    """
-
-    target_ratio: float = 0.25
-    summary_ratio: float = 0.4
-    reserve_ratio: float = 0.1
-    min_recent_messages: int = 2
-    precompute: str = "warm"
-    """What happens in the background once the forwarded request passes ``precompute_ratio`` of the trigger:
-
-    - ``"warm"`` (default): the plan of that request's history runs in the engine's worker thread and is dropped;
-      what it leaves cached (each message's canonical form, counts and facts) makes the compaction at the trigger,
-      which still compacts that request's own history (the same bytes as ``"off"``), about twice as fast;
-    - ``"replacement"``: the next replacement itself is computed from the history's shortest prefix past the
-      pre-trigger, stored under ``lineage + NEXT_SUFFIX`` by compare-and-set, and promoted by the request at the
-      trigger (no compaction on the request path; costlier sessions, see ``docs/proxy.md``);
-    - ``"off"``: nothing; the request at the trigger compacts on the request path.
-    """
-    precompute_ratio: float = 0.9
-    """Share of the trigger from which the background work starts."""
-    offload_tokens: int = 2000
-    """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
-    first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
-    what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
-    fact_share: float = 0.3
-    """Share of a cut's tokens given to the lines of the omitted part that carry facts (error lines, ids, paths, by
-    the facts ledger's rules), listed with their line numbers after the notice; the kept head shrinks by what they
-    take. 0: the head (and the last lines) only."""
-    dedupe_tokens: int = 300
-    """A new tool result of at least this many tokens whose text is the same as an earlier result still forwarded
-    (the same file read twice) goes out as a pointer to that one (its text saved in the workspace too); 0: never."""
-
-    def __post_init__(self) -> None:
-        """Every field in range, named when it is not (a `ConfigError`: the CLI reports it as the flag's)."""
-        for name in ("target_ratio", "summary_ratio", "reserve_ratio"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
-                raise ConfigError(f"CompactionPolicy.{name}: must be in (0, 1] (got {value!r})")
-        if not 0 < self.precompute_ratio <= 1:
-            raise ConfigError(f"CompactionPolicy.precompute_ratio: must be in (0, 1] (got {self.precompute_ratio!r})")
-        if not 0 <= self.fact_share <= 0.5:
-            raise ConfigError(f"CompactionPolicy.fact_share: must be in [0, 0.5] (got {self.fact_share!r})")
-        for name in ("min_recent_messages", "offload_tokens", "dedupe_tokens"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"CompactionPolicy.{name}: must be a whole number >= 0 (got {value!r})")
-        if 0 < self.offload_tokens < MIN_OFFLOAD_TOKENS:
-            raise ConfigError(
-                f"CompactionPolicy.offload_tokens: must be 0 (off) or at least {MIN_OFFLOAD_TOKENS} "
-                f"(got {self.offload_tokens}): a cut's notice alone takes a few hundred tokens"
-            )
-        if self.precompute not in PRECOMPUTE_MODES:
-            raise ConfigError(
-                f"CompactionPolicy.precompute: must be one of {', '.join(PRECOMPUTE_MODES)} (got {self.precompute!r})"
-            )
-
-
 class _AlignRule:
     """Cut only between the client's wire messages, never inside one, never after a message glued to the next."""
 
@@ -253,7 +192,7 @@ class Engine:
         self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
-        self.policy = policy if policy is not None else CompactionPolicy()
+        self.policy = policy if policy is not None else config.compaction
         self._next: dict[tuple[str, str, str], _Next] = {}
         self._pool: ThreadPoolExecutor | None = None
 
@@ -839,7 +778,9 @@ class Engine:
     ) -> CompactionPlan | None:
         """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there).
 
-        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part).
+        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part); a plan
+        that keeps the prefix's newest user turn verbatim and so leaves the summary less than half its share is
+        refused (None), so the caller's next, shallower depth is tried.
         """
         policy = self.policy
         budget = int((ctx.trigger_tokens - fixed) * ratio)
@@ -858,6 +799,10 @@ class Engine:
         except ContextOverflowError:
             return None
         if plan is None or not plan.compacted or plan.boundary.split is not None:
+            return None
+        if not recent and plan.boundary.protected and budget - plan.boundary.kept_tokens < planning.summary_tokens // 2:
+            # A prefix whose newest user turn is kept verbatim (protected) can leave the summary almost no room: the
+            # messages after the prefix are the recent part already, so a shallower plan is tried instead.
             return None
         return plan
 
@@ -1089,7 +1034,7 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
     end = text.find("\n", at)
     line = text[start : end if end >= 0 else len(text)].rstrip("\r")
     if len(line) > _FACT_LINE_CHARS:
-        lo = max(0, min(at - start - 60, len(line) - _FACT_LINE_CHARS))
+        lo = max(0, min(at - start - _FACT_LINE_CHARS // 4, len(line) - _FACT_LINE_CHARS))
         hi = max(lo + _FACT_LINE_CHARS, at - start + len(value))
         line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
     return text.count("\n", 0, start), line
