@@ -576,3 +576,44 @@ def test_a_new_result_above_the_policy_threshold_is_cut_at_first_sight_and_splic
         await engine.store.aclose()
 
     asyncio.run(run())
+
+
+def _with_a_late_user_turn(at: int, turns: int = 50) -> list[list[Any]]:
+    """Requests of a tool session whose user adds an instruction before turn ``at`` (its last real user turn)."""
+    history: list[Any] = [{"role": "user", "content": "fix the failing tests in /repo/src"}]
+    requests = []
+    for n in range(turns):
+        if n == at:
+            history.append({"role": "user", "content": "also update /repo/docs/index.md when you are done"})
+        history.append(
+            {"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "sh", "input": {"c": n}}]}
+        )
+        output = f"/repo/src/mod_{n}.py: checked\n" + "row of output\n" * 40
+        result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": output}
+        history.append({"role": "user", "content": [result]})
+        requests.append(copy.deepcopy(history))
+    return requests
+
+
+@pytest.mark.parametrize("at", [26, 28, 30, 32, 34])
+def test_a_precomputed_replacement_leaves_its_summary_room_when_a_user_turn_is_late(tmp_path: Path, at: int) -> None:
+    """The prefix plan keeps the prefix's newest user turn verbatim; when that turn would leave the summary almost
+    nothing (swe_mini_gemini3pro#5 had 2 % retention so), a shallower plan is taken: the summary keeps its share."""
+
+    async def run() -> list[tuple[Outcome, int]]:
+        engine = _policy_engine(tmp_path, "replacement")
+        outs = []
+        for request in _with_a_late_user_turn(at):
+            out = await engine.rewrite(FORMATS["anthropic"], _body(request), {}, TENANT)
+            await engine.settle()
+            outs.append((out, len(request)))
+        await engine.aclose()
+        await engine.store.aclose()
+        return outs
+
+    outs = asyncio.run(run())
+    first = next(o for o, _ in outs if o.compacted)
+    summary = orjson.dumps(orjson.loads(first.body or b"")["messages"][0]).decode()
+    room = int((8000 * 0.8) * 0.25 * 0.4)  # the summary's share of the shallowest plan, in tokens
+    assert len(summary) // 4 >= room // 2, summary[:300]
+    assert "/repo/src/mod_1.py" in summary  # an early fact survived the compaction

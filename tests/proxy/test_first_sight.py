@@ -241,5 +241,5 @@ def test_the_engine_uses_the_config_policy_unless_given_one(tmp_path: Path) -> N
     assert Engine(config, SQLiteStore(tmp_path / "a.sqlite3"), BytesCounter()).policy is policy
     other = CompactionPolicy(offload_tokens=0)
     assert Engine(config, SQLiteStore(tmp_path / "b.sqlite3"), BytesCounter(), other).policy is other
-    with pytest.raises(ConfigError, match="ProxyConfig.compaction: must be a CompactionPolicy"):
+    with pytest.raises(ConfigError, match=r"ProxyConfig\.compaction: must be a CompactionPolicy"):
         ProxyConfig(state_dir=tmp_path, compaction={"offload_tokens": 800})  # type: ignore[arg-type]

@@ -100,6 +100,8 @@ _TAIL_CHARS = 600
 """The notice of a cut ends with about this many characters of the output's end (its last lines)."""
 _FACT_LINE_CHARS = 240
 """A fact line longer than this is shown as this much around its fact."""
+_FACT_SCAN_CHARS = 100_000
+"""Fact lines are looked for in this much of the omitted part after the head (a bound on a huge output's cost)."""
 NEXT_SUFFIX = "+next"
 """Store key suffix of a lineage's precomputed next replacement (``lineage + NEXT_SUFFIX``)."""
 
@@ -655,7 +657,10 @@ class Engine:
     # -- offloading an oversized tool result -----------------------------------------------------
 
     def _results(self, fmt: WireFormat, h: str, message: Any) -> tuple[tuple[str, str, int], ...]:
-        """(text key, call id, tokens) of each text tool result of a wire message, cached by its hash."""
+        """(text key, call id, tokens) of each text tool result of a wire message, cached by its hash.
+
+        Tokens are estimated at four characters each (the threshold of a pointer needs no exact count).
+        """
         name = "res:" + h
         cached = self._result_keys.get(name)
         if cached is None:
@@ -669,7 +674,7 @@ class Engine:
                         and all(isinstance(b, TextBlock) for b in block.content)
                     ):
                         key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest()
-                        found.append((key, block.call_id, self.counter.count_text(block.text)))
+                        found.append((key, block.call_id, len(block.text) // 4))  # tokens, about
             cached = tuple(found)
             if len(self._result_keys) > _CACHE_LIMIT:
                 self._result_keys.clear()
@@ -738,24 +743,24 @@ class Engine:
         tail_start = _tail_start(text)
         shown = text[tail_start:]
         most = int(limit * self.policy.fact_share)
-        facts = output_fact_lines(text, 0, tail_start) if most else []
         reserve = 0
-        if facts:
+        facts: list[tuple[int, str, str]] = []
+        if most:
             # The head at the shortest it may be: the facts after it are the most the excerpt can list; when they
             # take less than the share, the head gets the rest back.
             probe = split_tool_result(block, limit=limit - most, counter=self.counter)
-            start = len(probe.kept_text) if probe is not None else len(text)
-            omitted = [f for f in facts if f[0] >= start and f[1] not in shown]
-            if omitted:
-                reserve = min(most, self.counter.count_text(_fact_excerpt(text, omitted)))
+            start = len(probe.kept_text) if probe is not None else tail_start
+            end = min(tail_start, start + _FACT_SCAN_CHARS)
+            facts = [f for f in output_fact_lines(text, start, end) if f[1] not in shown] if start < end else []
+            if facts:
+                reserve = _fit_excerpt(self.counter, text, facts, most)[1]
         kept, ref = await offload_oversized_result(
             block, limit=limit - reserve, counter=self.counter, offloader=workspace
         )
         if ref is None or not reserve:
             return kept, ref
         head = "\n".join(b.text for b in kept.content[:-1] if isinstance(b, TextBlock))
-        omitted = [f for f in facts if f[0] >= len(head) and f[1] not in shown]
-        excerpt = _fit_excerpt(self.counter, text, omitted, reserve)
+        excerpt = _fit_excerpt(self.counter, text, [f for f in facts if f[0] >= len(head)], reserve)[0]
         if not excerpt:
             return kept, ref
         content = list(kept.content)
@@ -1040,19 +1045,16 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
     return text.count("\n", 0, start), line
 
 
-def _fact_excerpt(text: str, facts: Sequence[tuple[int, str, str]]) -> str:
-    """The fact lines of ``facts`` (each line once, in the output's order) under their header."""
-    lines: dict[int, str] = {}
-    for at, value, _ in facts:
-        number, line = _fact_line(text, at, value)
-        lines.setdefault(number, line)
-    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(lines.items()))
+def _fit_excerpt(
+    counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int
+) -> tuple[str, int]:
+    """The fact lines that fit ``budget`` tokens, and their tokens.
 
-
-def _fit_excerpt(counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int) -> str:
-    """The fact lines that fit ``budget`` tokens: errors first, then ids, then paths (earliest first in each)."""
+    Errors first, then ids, then paths (earliest first in each), listed in the output's order; the first line that
+    does not fit ends the choice.
+    """
     if not facts:
-        return ""
+        return "", 0
     chosen: dict[int, str] = {}
     cost = counter.count_text(_FACT_HEADER)
     for at, value, _ in sorted(facts, key=lambda f: (_FACT_ORDER.get(f[2], 3), f[0])):
@@ -1061,12 +1063,12 @@ def _fit_excerpt(counter: TokenCounter, text: str, facts: Sequence[tuple[int, st
             continue
         more = counter.count_text(f"{number + 1}: {line}\n")
         if cost + more > budget:
-            continue
+            break
         chosen[number] = line
         cost += more
     if not chosen:
-        return ""
-    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(chosen.items()))
+        return "", 0
+    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(chosen.items())), cost
 
 
 def _pointer(block: ToolResultBlock, first: str, rel: str, path: str) -> ToolResultBlock:
