@@ -962,10 +962,12 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
 
 SWEEP: list[dict[str, Any]] = [
     {"offload_tokens": 2000, "fact_share": 0, "dedupe_tokens": 0},
+    {"offload_tokens": 1000, "fact_share": 0, "dedupe_tokens": 0},
     {"offload_tokens": 2000},
-    {"offload_tokens": 1250},
-    {"offload_tokens": 1000},
-    {"offload_tokens": 1000, "fact_share": 0.5},
+    {"offload_tokens": 1500},
+    {"fact_share": 0.7},
+    {"offload_tokens": 800, "fact_share": 0.7},
+    {"dedupe_tokens": 0},
     {"offload_tokens": 0},
     {"precompute": "off"},
     {"precompute": "replacement"},

@@ -226,7 +226,7 @@ def test_the_cut_fits_its_limit_and_lists_only_real_lines(tmp_path_factory: Any,
         ({"precompute": "later"}, "CompactionPolicy.precompute: must be one of warm, replacement, off"),
         ({"target_ratio": 0}, "CompactionPolicy.target_ratio: must be in (0, 1]"),
         ({"summary_ratio": 1.5}, "CompactionPolicy.summary_ratio"),
-        ({"fact_share": 0.9}, "CompactionPolicy.fact_share: must be in [0, 0.5]"),
+        ({"fact_share": 0.9}, "CompactionPolicy.fact_share: must be in [0, 0.8]"),
         ({"precompute_ratio": 0}, "CompactionPolicy.precompute_ratio"),
     ],
 )

@@ -144,7 +144,7 @@ def _add_policy_arguments(parser: Any) -> None:
         metavar="N",
         help="a new tool result above N tokens is cut to N at first sight (its head, the lines of the rest that "
         "name errors, ids and paths, its last lines) and saved whole for read-back; 0: only results above a "
-        "quarter of the window (default 1500; at least 500)",
+        "quarter of the window (default 1000; at least 500)",
     )
     group.add_argument(
         "--dedupe-tokens",

@@ -85,11 +85,11 @@ class CompactionPolicy:
     """
     precompute_ratio: float = 0.9
     """Share of the trigger from which the background work starts."""
-    offload_tokens: int = 1500
+    offload_tokens: int = 1000
     """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
     first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
     what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
-    fact_share: float = 0.3
+    fact_share: float = 0.5
     """Share of a cut's tokens given to the lines of the omitted part that carry facts (error lines, ids, paths, by
     the facts ledger's rules), listed with their line numbers after the notice; the kept head shrinks by what they
     take. 0: the head (and the last lines) only."""
@@ -105,8 +105,8 @@ class CompactionPolicy:
                 raise ConfigError(f"CompactionPolicy.{name}: must be in (0, 1] (got {value!r})")
         if not 0 < self.precompute_ratio <= 1:
             raise ConfigError(f"CompactionPolicy.precompute_ratio: must be in (0, 1] (got {self.precompute_ratio!r})")
-        if not 0 <= self.fact_share <= 0.5:
-            raise ConfigError(f"CompactionPolicy.fact_share: must be in [0, 0.5] (got {self.fact_share!r})")
+        if not 0 <= self.fact_share <= 0.8:
+            raise ConfigError(f"CompactionPolicy.fact_share: must be in [0, 0.8] (got {self.fact_share!r})")
         for name in ("min_recent_messages", "offload_tokens", "dedupe_tokens"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
