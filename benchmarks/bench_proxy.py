@@ -1007,8 +1007,9 @@ def main(argv: list[str] | None = None) -> int:
             f"The proxy's engine driven in process (no HTTP) over {len(sessions)} sessions at window {args.window:,}; "
             "cost and retention as in the side-by-side run; `default` is `CompactionPolicy()`, the rows below it "
             "change the fields shown (the first default was target_ratio 0.83, summary_ratio 0.4, reserve_ratio "
-            "0.1, min_recent_messages 6; the one before this was 0.3, 0.7, 0.05, 2). Proxy ms are wall clock on a "
-            "shared machine.",
+            "0.1, min_recent_messages 6; the one before this was 0.3, 0.7, 0.05, 2). The first row below is the "
+            "first-sight cut before this default: offload_tokens 2000, head and last lines only (fact_share 0), no "
+            "pointers to repeated results (dedupe_tokens 0). Proxy ms are wall clock on a shared machine.",
             "",
             *asyncio.run(engine_run(args, sessions, meter)),
         ]
