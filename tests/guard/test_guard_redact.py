@@ -18,6 +18,7 @@ CASES = [
     ('api_key: "abcdef1234567890"', "api-key"),
     ("postgres://bob:s3cr3t@db.example.com/app", "connection-password"),
     ("sha " + "ab" * 40, "hex"),
+    ('"value": "' + "Eby8vdM02xNO" * 7 + "Ab==" + '"', "base64-key"),
 ]
 
 
@@ -42,6 +43,8 @@ def test_connection_string_keeps_user_and_host() -> None:
         == "mysql://root:[redacted:connection-password]@localhost/x"
     )
 
+
+_AZURE_KEY = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 
 # Secrets that leaked before (issue 14): each came through unredacted or only partly redacted.
 LEAKED = [
@@ -90,6 +93,21 @@ LEAKED = [
         "SECRET_KEY=django-insecure-k3$^x(a)b7#w!z9@qv(1r)e+h&m%u_p=t8y*l0o-s2d4f6g\nDEBUG=1",
         "SECRET_KEY=[redacted:api-key]\nDEBUG=1",
     ),
+    # Azure storage keys outside a connection string: a longer setting name, the CLI's flags, and the JSON that
+    # ``az storage account keys list`` prints.
+    (f'AZURE_STORAGE_ACCOUNT_KEY="{_AZURE_KEY}"', 'AZURE_STORAGE_ACCOUNT_KEY="[redacted:azure-key]"'),
+    (
+        f"az storage blob list --account-key {_AZURE_KEY} --account-name acct",
+        "az storage blob list --account-key [redacted:azure-key] --account-name acct",
+    ),
+    (
+        'az storage blob upload --sas-token "sv=2021-06-08&ss=b&sig=abcDEF123%2Bghi456" -f x',
+        'az storage blob upload --sas-token "[redacted:azure-key]" -f x',
+    ),
+    (
+        f'[{{"keyName": "key1", "permissions": "FULL", "value": "{_AZURE_KEY}"}}]',
+        '[{"keyName": "key1", "permissions": "FULL", "value": "[redacted:base64-key]"}]',
+    ),
 ]
 
 
@@ -114,6 +132,9 @@ def test_secrets_that_leaked_are_redacted(text: str, expected: str) -> None:
         "http://localhost:8080/static/logo@2x.png",
         "AccountKey=<your-account-key>",
         "sudo: ubuntu : TTY=pts/0 ; PWD=/home/ubuntu ; USER=root ; COMMAND=/bin/ls",
+        f'"integrity": "sha512-{_AZURE_KEY}"',
+        "if total == expected and " + "=" * 90,
+        "x" * 86 + "==",
     ],
 )
 def test_lookalikes_are_kept(text: str) -> None:

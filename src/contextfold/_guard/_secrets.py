@@ -90,10 +90,20 @@ _RULES: tuple[_Rule, ...] = (
         # Azure storage / Service Bus keys in connection strings and settings (base64, 88 characters for storage).
         "azure-key",
         re.compile(
-            r"(?i)(?:\bAccountKey|\bSharedAccessKey|\b(?:[a-z0-9]{1,30}[_-])?(?:account|storage|primary|secondary)[_-]?key)"
-            r"[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[A-Za-z0-9+/]{20,200}={0,2})"
+            r"(?i)(?:\bAccountKey|\bSharedAccessKey|\b(?:[a-z0-9]{1,30}[_-]){0,4}(?:account|storage|primary|secondary)"
+            r"[_-]?key)[\"']?\s{0,3}[:=]\s{0,3}[\"']?(?P<v>[A-Za-z0-9+/]{20,200}={0,2})"
+            # the Azure CLI's flags: ``--account-key KEY``, ``--sas-token "sv=...&sig=..."``
+            r"|--(?:account-key|sas-token)(?:[\x20\t]{1,4}|=)[\"']?(?P<w>[A-Za-z0-9+/%&=:._-]{20,1024})"
         ),
-        "v",
+        "v|w",
+    ),
+    (
+        # A bare 64-byte base64 value (86 characters and ``==``): the shape of an Azure storage account key as
+        # ``az storage account keys list`` prints it (with a digit, as a random one has). Not after ``-``
+        # (``sha512-...==`` integrity hashes).
+        "base64-key",
+        re.compile(r"(?<![A-Za-z0-9+/=-])(?=[A-Za-z+/]{0,85}[0-9])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])"),
+        None,
     ),
     (
         # Signed URLs: Azure SAS ``sig=``, AWS and Google presigned ``X-Amz-Signature=`` / ``X-Goog-Signature=``.
@@ -168,7 +178,8 @@ _GATES: tuple[tuple[tuple[bytes, ...], int, int], ...] = (
     ((b"eyj",), 0, 17000),  # jwt
     ((b"accountkey", b"sharedaccesskey", b"account_key", b"account-key", b"storage_key", b"storage-key",
       b"storagekey", b"primary_key", b"primary-key", b"primarykey", b"secondary_key", b"secondary-key",
-      b"secondarykey"), 32, 220),  # azure-key
+      b"secondarykey", b"--account-key", b"--sas-token"), 32, 1040),  # azure-key
+    ((), 0, 0),  # base64-key (found by `_base64_keys`)
     ((b"sig=", b"signature="), 17, 1040),  # url-signature
     ((b"://",), 24, 400),  # connection-password
     ((b"bearer",), 40, 4120),  # bearer-token
@@ -214,6 +225,26 @@ def _hex_runs(text: str, raw: bytes) -> list[Redaction]:
     return found
 
 
+_B64 = bytes(
+    98 if chr(c).isascii() and (chr(c).isalnum() or chr(c) in "+/") else c if chr(c) in "=-" else 32 for c in range(256)
+)  # base64 character -> "b"; "=" and "-" kept
+_B64_KEY = b"b" * 86 + b"=="
+_BASE64_KEY = next(pattern for kind, pattern, _ in _RULES if kind == "base64-key")
+
+
+def _base64_keys(text: str, raw: bytes) -> list[Redaction]:
+    """Matches of the base64-key rule, found with translate + find (a regex gated on ``==`` is slow on code)."""
+    marks = raw.translate(_B64)
+    found: list[Redaction] = []
+    i = marks.find(_B64_KEY)
+    while i != -1:
+        m = _BASE64_KEY.match(text, i)  # the rule's own look-arounds decide (they see past ``i``)
+        if m is not None:
+            found.append(Redaction("base64-key", i, m.end(), _marker("base64-key")))
+        i = marks.find(_B64_KEY, i + 1)
+    return found
+
+
 _CALL_NAME = re.compile(r"[A-Za-z_][\w.]*")
 
 
@@ -252,6 +283,9 @@ def _candidates(text: str) -> list[Redaction]:
     for (kind, pattern, group), (gates, before, after) in zip(_RULES, _GATES, strict=True):
         if kind == "hex":
             found.extend(_hex_runs(text, raw))
+            continue
+        if kind == "base64-key":
+            found.extend(_base64_keys(text, raw))
             continue
         for lo, hi in _windows(low, gates, before, after):
             for m in pattern.finditer(text, lo, hi):
