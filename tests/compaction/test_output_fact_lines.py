@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._messages import Message, ToolResultBlock
-from contextfold.compaction._ledger import extract_facts, output_fact_lines
+from contextfold import Message, ToolResultBlock
+from contextfold.compaction import extract_facts
+from contextfold.compaction._ledger import output_fact_lines
 
 OUTPUT = "\n".join(
     [

@@ -337,7 +337,7 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
         }
     )
     msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     engine = _engine(tmp_path, window=40_000)
     engine.policy = CompactionPolicy(offload_tokens=0, dedupe_tokens=0)  # results whole: the cut must fall before them
@@ -367,7 +367,7 @@ def _session_sizes(engine: Engine, turns: int = 40) -> tuple[int, list[int]]:
 
 
 def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) -> None:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     deep = _engine(tmp_path / "deep", window=8000)
     shallow = _engine(tmp_path / "shallow", window=8000)
@@ -382,7 +382,7 @@ def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) 
 
 
 def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> None:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     policy = CompactionPolicy()
     room = int(8000 * 0.8)  # no tools: the whole trigger is room
@@ -404,7 +404,7 @@ def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> 
 
 
 def _policy_engine(path: Path, precompute: str) -> Engine:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     engine = _engine(path, window=8000)
     engine.policy = CompactionPolicy(precompute=precompute)
@@ -501,7 +501,7 @@ def test_a_failing_background_compaction_is_logged_and_the_trigger_still_compact
     lines: list[str] = []
 
     async def run() -> list[Outcome]:
-        from contextfold.proxy._engine import CompactionPolicy
+        from contextfold.proxy import CompactionPolicy
 
         config = ProxyConfig(window=8000, state_dir=tmp_path)
         store = SQLiteStore(tmp_path / "state.sqlite3")

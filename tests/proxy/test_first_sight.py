@@ -199,7 +199,7 @@ def test_the_cut_fits_its_limit_and_lists_only_real_lines(tmp_path_factory: Any,
 
     async def run() -> str:
         engine = _engine(path, CompactionPolicy(offload_tokens=limit))
-        from contextfold._messages import TextBlock, ToolResultBlock
+        from contextfold import TextBlock, ToolResultBlock
 
         block = ToolResultBlock(call_id="c", content=(TextBlock(text=output),))
         kept, ref = await engine._cut(block, limit, engine.workspace(TENANT))
