@@ -36,7 +36,8 @@ SECTIONS: tuple[tuple[str, str, str, str], ...] = (
         "Proxy",
         "#15",
         "direct, pass-through, contextfold and Headroom side by side: added latency, TTFB, tokens, cache-weighted "
-        "cost, retention; the compaction policy sweep; real vs virtual usage over 500 turns",
+        "cost, retention; the compaction policy sweep; real vs virtual usage over 500 turns; where a request's time "
+        "goes, phase by phase",
     ),
     (
         "adapters",

@@ -578,6 +578,153 @@ def test_a_new_result_above_the_policy_threshold_is_cut_at_first_sight_and_splic
     asyncio.run(run())
 
 
+def _offload_history(n: int) -> list[Any]:
+    """A history whose newest message is a tool result far above the first-sight threshold."""
+    out: list[Any] = [{"role": "user", "content": "go"}]
+    out.append({"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "sh", "input": {}}]})
+    rows = "\n".join(f"row {i} of run {n}: " + "y" * 50 for i in range(600))
+    out.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}", "content": rows}]})
+    return out
+
+
+def test_a_first_sight_rewrite_is_stored_after_the_request_and_read_by_the_next_one(tmp_path: Path) -> None:
+    """The store write of a new rewrite leaves the request path; the lineage's next request (on this engine, on a
+    replica or after a restart) finds it and forwards the same bytes."""
+
+    async def run() -> None:
+        engine = _engine(tmp_path, window=200_000)
+        history = _offload_history(0)
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert first.offloads == 1 and first.body is not None
+        history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "next"}]
+        second = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert second.offloads == 0  # read its own write: the rewrite was stored before the next request read
+        await engine.settle()
+        assert not engine._puts
+        replica = _engine(tmp_path, window=200_000)  # a second process on the same store and state directory
+        third = await replica.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert third.offloads == 0 and third.body == second.body
+        sent = orjson.loads(third.body or b"")["messages"]
+        assert sent[:3] == orjson.loads(first.body)["messages"]
+        for e in (engine, replica):
+            await e.aclose()
+            await e.store.aclose()
+
+    asyncio.run(run())
+
+
+def test_a_rewrite_the_store_refuses_is_logged_and_made_again_with_the_same_bytes(tmp_path: Path) -> None:
+    """Fail open, late: the request went out with its cut; the store write fails (another process holds the
+    database's write lock); the error is logged and the next request cuts the same result to the same bytes."""
+    import sqlite3
+
+    lines: list[str] = []
+
+    async def run() -> None:
+        config = ProxyConfig(window=200_000, state_dir=tmp_path)
+        store = SQLiteStore(tmp_path / "state.sqlite3", timeout=0.2)
+        engine = Engine(config, store, BytesCounter(), log=lines.append)
+        await engine.rewrite(FORMATS["anthropic"], _body([{"role": "user", "content": "hi"}]), {}, TENANT)
+        blocker = sqlite3.connect(tmp_path / "state.sqlite3", isolation_level=None)
+        blocker.execute("BEGIN EXCLUSIVE")
+        history = _offload_history(1)
+        first = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert first.offloads == 1 and first.body is not None  # forwarded with the cut, the write still pending
+        await engine.settle()
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        assert any("rewrite not stored" in line for line in lines), lines
+        history += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "next"}]
+        second = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
+        assert second.offloads == 1  # made again: nothing was stored
+        assert orjson.loads(second.body or b"")["messages"][:3] == orjson.loads(first.body)["messages"]
+        await engine.aclose()
+        await store.aclose()
+
+    asyncio.run(run())
+
+
+edits = st.lists(
+    st.tuples(st.sampled_from(["append", "edit", "truncate", "breakpoint"]), st.integers(0, 30)), max_size=12
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(edits)
+def test_the_prefix_memo_gives_what_hashing_every_message_gives(steps: list[tuple[str, int]]) -> None:
+    """Whatever the client does to its history between requests (appends, edits an old message, drops the tail,
+    moves a breakpoint), the hashes, prefix identities and counts are those of a fresh computation."""
+    from contextfold.proxy._wire import chain_hash
+
+    fmt = FORMATS["anthropic"]
+    engine = Engine(ProxyConfig(window=200_000), SQLiteStore(":memory:"), BytesCounter())
+    key = ("t", "s", "l")
+    history: list[Any] = [{"role": "user", "content": "start"}]
+    for kind, at in steps:
+        if kind == "append":
+            role = "assistant" if history[-1]["role"] == "user" else "user"
+            history.append({"role": role, "content": f"m{len(history)} {at} " + "w " * at})
+        elif kind == "edit":
+            i = at % len(history)
+            history[i] = {**history[i], "content": str(history[i]["content"]) + " edited"}
+        elif kind == "truncate" and len(history) > 1:
+            history = history[: 1 + at % len(history)]
+        else:
+            i = at % len(history)
+            text = history[i]["content"]
+            history[i] = {**history[i], "content": [{"type": "text", "text": str(text), "cache_control": {"a": 1}}]}
+        client = copy.deepcopy(history)
+        seen = engine._prefix_of(fmt, key, client, [orjson.dumps(m) for m in client])
+        hashes = [message_hash(m) for m in client]
+        chains = [""]
+        for h in hashes:
+            chains.append(chain_hash(chains[-1], h))
+        counts = [0]
+        for h, m in zip(hashes, client, strict=True):
+            counts.append(counts[-1] + engine._count(fmt, h, m))
+        assert (seen.hashes, seen.chains, seen.counts) == (hashes, chains, counts)
+
+
+def test_a_compaction_that_loses_its_cas_to_a_replicas_rewrite_only_write_is_stored_on_top(tmp_path: Path) -> None:
+    """Replica A cuts a new tool result and stores the rewrite after its response; replica B, which read the store
+    before that write landed, compacts the next request: its compaction is stored, not dropped for A's record."""
+    import threading
+
+    config = ProxyConfig(window=3000, state_dir=tmp_path)
+    output = "\n".join(f"row {i}: " + "z" * 40 for i in range(120))
+    h1: list[Any] = [
+        {"role": "user", "content": "run it"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "sh", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": output}]},
+    ]
+    h2 = h1 + [
+        {"role": "assistant" if i % 2 == 0 else "user", "content": f"turn {i} " + "word " * 250} for i in range(9)
+    ]
+
+    async def run() -> None:
+        a = Engine(config, SQLiteStore(tmp_path / "state.sqlite3"), BytesCounter())
+        b = Engine(config, SQLiteStore(tmp_path / "state.sqlite3"), BytesCounter())
+        first = await a.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(h1)), {}, TENANT)
+        assert first.offloads == 1 and first.after is not None  # A's write waits for its response to end
+        gate = threading.Event()
+        b._executor().submit(gate.wait)  # B's compaction will queue behind this, after B read the store
+        compacting = asyncio.ensure_future(b.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(h2)), {}, TENANT))
+        await asyncio.sleep(0.2)
+        first.after()  # A's response is over: its rewrite-only record lands now, before B's compaction is stored
+        await a.settle()
+        gate.set()
+        second = await compacting
+        assert second.compacted
+        record = await a.store.get_lineage(TENANT, second.session, next(iter(b._seen))[2])
+        assert record is not None and record.compactions == 1 and record.covered > 0
+        assert set(record.rewrites) <= set(b._seen[next(iter(b._seen))].hashes[record.covered :])
+        for e in (a, b):
+            await e.aclose()
+            await e.store.aclose()
+
+    asyncio.run(run())
+
+
 def _with_a_late_user_turn(at: int, turns: int = 50) -> list[list[Any]]:
     """Requests of a tool session whose user adds an instruction before turn ``at`` (its last real user turn)."""
     history: list[Any] = [{"role": "user", "content": "fix the failing tests in /repo/src"}]

@@ -113,7 +113,10 @@ class LocalWorkspace:
     flush latency, on the caller's path): writes stay atomic and survive the process being killed,
     but the newest items may be lost if the machine itself goes down. The
     proxy uses it: the client keeps the whole history, and its SQLite store
-    makes the same promise (WAL with ``synchronous=NORMAL``).
+    makes the same promise (WAL with ``synchronous=NORMAL``). Without a flush to
+    wait for, a tool result is written on the caller's thread, even from
+    `offload_tool_result_payload` (a copy into the page cache costs less than
+    the hop to a worker thread and back); archives still go to a thread.
     """
 
     def __init__(
@@ -209,6 +212,8 @@ class LocalWorkspace:
         """
         if payload.kind != "tool_result":
             raise ConfigError(f"offload_tool_result_payload takes a tool_result payload, got {payload.kind!r}")
+        if not self._durable:  # no fsync to wait for: inline (see the class docstring)
+            return self._store(payload, media_type=TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name)
         return await asyncio.to_thread(
             self._store, payload, media_type=TOOL_RESULT_MEDIA_TYPE, call_id=call_id, tool_name=tool_name
         )

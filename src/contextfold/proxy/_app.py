@@ -125,12 +125,14 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     def safe_log(line: str) -> None:
         sink(redact_secrets(line).text)
 
+    quiet = log is None and config.quiet  # nothing is printed: no redaction pass per request either
+
     state = ProxyState(
         config=config,
         store=store,
         engine=Engine(config, store, make_counter(config.counter), log=safe_log),
         metrics=_Metrics(),
-        log=safe_log,
+        log=(lambda line: None) if quiet else safe_log,
     )
 
     @contextlib.asynccontextmanager
@@ -306,6 +308,12 @@ async def _relay(state: ProxyState, request: Request) -> Response:
         _account(state, request, path, fmt, tenant, outcome, reason, response.status_code, elapsed)
     except Exception as exc:  # accounting never costs the client its answer
         state.log(f"contextfold proxy: accounting failed: {type(exc).__name__}: {str(exc)[:160]}")
+    if outcome is not None:
+        from starlette.background import BackgroundTask
+
+        # The engine's store write and the session's stats row start once the response is sent (starlette runs a
+        # response's background task after its last byte): store writes never compete with relaying the answer.
+        response.background = BackgroundTask(_after_response, state, tenant, outcome)
     return response
 
 
@@ -426,10 +434,6 @@ def _account(
             metrics.compactions.inc()
         if outcome.offloads:
             metrics.offloads.inc(outcome.offloads)
-        if outcome.tokens_before:
-            task = asyncio.ensure_future(_record(state, tenant, outcome))
-            _BACKGROUND.add(task)
-            task.add_done_callback(_BACKGROUND.discard)
     line = f"{request.method} {path} {status} {action}"
     if outcome is not None and outcome.tokens_before:
         line += f" session={outcome.session[:24]} tokens {outcome.tokens_before}->{outcome.tokens_after}"
@@ -444,6 +448,16 @@ def _account(
 
 
 _BACKGROUND: set[asyncio.Task[None]] = set()
+
+
+async def _after_response(state: ProxyState, tenant: str, outcome: Outcome) -> None:
+    """Release the engine's store write of this request; start `_record` (neither is waited for here)."""
+    if outcome.after is not None:
+        outcome.after()
+    if outcome.tokens_before:
+        task = asyncio.ensure_future(_record(state, tenant, outcome))
+        _BACKGROUND.add(task)
+        task.add_done_callback(_BACKGROUND.discard)
 
 
 async def _record(state: ProxyState, tenant: str, outcome: Outcome) -> None:

@@ -3,15 +3,20 @@
 Per request (a parsed body of one `WireFormat`):
 
 1. the message list is split into head (never compacted) and body; every
-   body message is hashed once (`message_hash`), and prefix hashes are
-   chained, so "the stored prefix is a prefix of this history" is one
-   comparison;
+   body message is hashed (`message_hash`), and prefix hashes are chained,
+   so "the stored prefix is a prefix of this history" is one comparison;
+   the messages the lineage's previous request sent byte for byte reuse
+   its hashes, chains and counts (one ``memcmp`` each), so a request costs
+   O(new messages) in hashing and counting;
 2. the lineage record (tenant, session, lineage) is read; when its covered
    prefix matches, the covered messages are replaced by the stored bytes,
    and stored rewrites (oversized tool results cut and offloaded) replace
    their messages; everything else is the client's own JSON;
 3. a new oversized tool result is cut by the library's splitter, the rest
-   offloaded to the tenant's workspace, and the rewrite stored;
+   offloaded to the tenant's workspace, and the rewrite stored (in the
+   background, by compare-and-set: the lineage's next request waits for
+   it; the rewrite is content-addressed, so a lost write costs only the
+   work of making the same bytes again);
 4. once the forwarded request passes the policy's pre-trigger, the next
    replacement is computed in the background (one task per lineage, in a
    worker thread: the library's digest strategy, cutting only between the
@@ -25,20 +30,23 @@ Per request (a parsed body of one `WireFormat`):
    the running task, or compacts on the spot.
 
 Nothing here touches the network; every failure raises, and the app forwards
-the original bytes (fail open). Counting and hashing cost one pass over the
-body; message counts are cached by hash, so a long session costs O(new
-messages) in counting.
+the original bytes (fail open). A request costs one serialization of its
+messages and one byte comparison each against the lineage's previous
+request; hashing and counting cost O(new messages).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import math
+import os
 import re
 import sys
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -90,6 +98,10 @@ MAX_BREAKPOINTS = 4
 _DATE_SUFFIX = re.compile(r"(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@.*)$")
 _CACHE_LIMIT = 200_000
 _LINEAGE_LIMIT = 10_000
+_STORE_DELAY = 1.0
+"""Seconds a background store write waits for its release (`Outcome.after`) before it starts anyway."""
+_SEEN_BYTES = 256 * 1024 * 1024
+"""Message bytes of the lineages' last requests kept for the prefix comparison (the longest idle forgotten first)."""
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
 _WARM_STEP = 0.2
@@ -122,6 +134,9 @@ class Outcome:
     """``pass`` (nothing to do), ``spliced`` (stored replacement used), ``compacted``, or why it passed through."""
     seconds: float = 0.0
     """Time the proxy spent on this request's rewrite (parse excluded), for per-request cost measurements."""
+    after: Callable[[], None] | None = None
+    """Call once the response is sent: starts this request's background store write (it starts by itself anyway,
+    at the lineage's next request or after a second)."""
 
 
 def model_family(model: Any) -> str:
@@ -192,10 +207,15 @@ class Engine:
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
         self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
+        self._seen: OrderedDict[tuple[str, str, str], _Seen] = OrderedDict()
+        self._seen_bytes = 0
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
         self.policy = policy if policy is not None else config.compaction
         self._next: dict[tuple[str, str, str], _Next] = {}
+        self._workspaces: dict[str, LocalWorkspace | ObjectWorkspace] = {}
+        self._real_dirs: dict[str, str] = {}
+        self._puts: dict[tuple[str, str, str], tuple[asyncio.Event, asyncio.Task[LineageRecord | None]]] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # -- background work -------------------------------------------------------------------------
@@ -207,13 +227,20 @@ class Engine:
         return self._pool
 
     async def settle(self) -> None:
-        """Wait for every background compaction to finish (benchmarks and tests: the model's thinking time)."""
-        tasks = [n.task for n in self._next.values() if not n.task.done()]
+        """Wait for every background compaction and store write (benchmarks and tests: the model's thinking time)."""
+        tasks: list[asyncio.Future[Any]] = [n.task for n in self._next.values() if not n.task.done()]
+        for released, task in list(self._puts.values()):
+            released.set()
+            tasks.append(task)
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Cancel and await the background compactions, then stop the worker thread (the app's shutdown)."""
+        """Finish the background store writes, cancel and await the compactions, stop the worker (app shutdown)."""
+        if self._puts:
+            for released, _ in self._puts.values():
+                released.set()
+            await asyncio.gather(*(task for _, task in self._puts.values()), return_exceptions=True)
         tasks = [n.task for n in self._next.values()]
         for task in tasks:
             task.cancel()
@@ -241,10 +268,69 @@ class Engine:
         Local under the state directory by default; in the object store of ``workspace_url`` when set (replicas
         that share it offload the same content to the same object and name it the same way).
         """
+        cached = self._workspaces.get(tenant)
+        if cached is not None:
+            return cached
+        if len(self._workspaces) > _LINEAGE_LIMIT:
+            self._workspaces.clear()
+            self._real_dirs.clear()
+        made: LocalWorkspace | ObjectWorkspace
         if self._objects is not None:
-            return self._objects.workspace(tenant)
-        # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
-        return LocalWorkspace(self.workspace_root, tenant, durable=False)
+            made = self._objects.workspace(tenant)
+        else:
+            # No fsync per item (a disk flush on the request path): the same promise as the SQLite store's WAL.
+            made = LocalWorkspace(self.workspace_root, tenant, durable=False)
+        self._workspaces[tenant] = made
+        return made
+
+    def _location(self, tenant: str, workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> str:
+        """Where an item just written is for a reader without the MCP server: a local path, or the object's URL.
+
+        Locally, the real path of the tenant's directory (resolved once) joined with the item's own name.
+        """
+        if isinstance(workspace, ObjectWorkspace):
+            return workspace.location(rel)
+        base = self._real_dirs.get(tenant)
+        if base is None:
+            base = self._real_dirs[tenant] = os.path.realpath(workspace.session_dir)
+        return os.path.join(base, *rel.split("/"))
+
+    def _store_later(self, key: tuple[str, str, str], record: LineageRecord, expected: int) -> Callable[[], None]:
+        """Store ``record`` by compare-and-set in the background, once released; returns the release.
+
+        The write starts when the release is called (the app calls it after the response's last byte, so the write
+        never competes with the request it belongs to), when the lineage's next request in this process arrives
+        (it waits for the write: read your own writes), at `settle`, or after ``_STORE_DELAY`` seconds, whichever
+        comes first. A replica that reads the store before the write lands makes the same rewrite (its bytes are a
+        function of the message); a compaction that loses its compare-and-set to such a rewrite-only write retries
+        on top of it (`_rewrites_only`). An error is logged, and the next request makes the same rewrite again.
+        """
+        released = asyncio.Event()
+        task = asyncio.ensure_future(self._put_when(released, record, expected))
+        task.add_done_callback(functools.partial(self._stored, key))
+        self._puts[key] = (released, task)
+        return released.set
+
+    async def _put_when(self, released: asyncio.Event, record: LineageRecord, expected: int) -> LineageRecord | None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(released.wait(), _STORE_DELAY)
+        return await self.store.put_lineage(record, expected_version=expected)
+
+    def _stored(self, key: tuple[str, str, str], task: asyncio.Task[LineageRecord | None]) -> None:
+        entry = self._puts.get(key)
+        if entry is not None and entry[1] is task:
+            del self._puts[key]
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self.log(
+                f"contextfold proxy: rewrite not stored (session {key[1][:24]}): {type(exc).__name__}: {str(exc)[:160]}"
+            )
+
+    async def _settled(self, key: tuple[str, str, str]) -> None:
+        """Wait for the lineage's background store write, if one is still running (read your own writes)."""
+        entry = self._puts.get(key)
+        if entry is not None:
+            entry[0].set()
+            await asyncio.wait([entry[1]])  # its error was logged; a cancelled request must not cancel the write
 
     # -- counting --------------------------------------------------------------------------------
 
@@ -278,6 +364,36 @@ class Engine:
                 self._hashes.clear()
             self._hashes[key] = cached
         return cached
+
+    def _prefix_of(self, fmt: WireFormat, key: tuple[str, str, str], client: list[Any], raws: list[bytes]) -> _Seen:
+        """Hashes, prefix chains and cumulative counts of this request's messages; remembered for the next request.
+
+        The messages the lineage's previous request (in this process) sent byte for byte are not hashed or counted
+        again: one comparison of their serialized bytes each, so a request costs O(new messages) in hashing. The
+        result is the same as hashing every message (the memo only skips work whose answer is known).
+        """
+        seen = self._seen.pop(key, None)
+        same = 0
+        if seen is not None and seen.fmt == fmt.name:
+            old = seen.raws
+            top = min(len(old), len(raws))
+            while same < top and raws[same] == old[same]:
+                same += 1
+        hashes = seen.hashes[:same] if seen is not None else []
+        chains = seen.chains[: same + 1] if seen is not None else [""]
+        counts = seen.counts[: same + 1] if seen is not None else [0]
+        for i in range(same, len(client)):
+            h = self._hash(client[i], raws[i])
+            hashes.append(h)
+            chains.append(chain_hash(chains[-1], h))
+            counts.append(counts[-1] + self._count(fmt, h, client[i]))
+        out = _Seen(fmt=fmt.name, raws=raws, hashes=hashes, chains=chains, counts=counts)
+        self._seen[key] = out
+        self._seen_bytes += sum(map(len, raws)) - (sum(map(len, seen.raws)) if seen is not None else 0)
+        while self._seen_bytes > _SEEN_BYTES and self._seen:  # forget the lineages idle longest
+            _, dropped = self._seen.popitem(last=False)
+            self._seen_bytes -= sum(map(len, dropped.raws))
+        return out
 
     def _count(self, fmt: WireFormat, key: str, message: Any) -> int:
         cached = self._counts.get(key)
@@ -318,34 +434,34 @@ class Engine:
         if len(self._locks) > _LINEAGE_LIMIT:  # forget idle lineages (the store's compare-and-set still orders them)
             self._locks = {k: v for k, v in self._locks.items() if v.locked()}
             self._last_sent.clear()
+            self._seen.clear()
+            self._seen_bytes = 0
             self._next = {k: v for k, v in self._next.items() if not v.task.done()}
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            outcome = await self._rewrite_locked(fmt, body, headers, tenant, session, lineage, split.head, client)
+            outcome = await self._rewrite_locked(fmt, key, body, headers, split.head, client)
         self._last_sent[key] = outcome.tokens_after
         return replace(outcome, seconds=time.perf_counter() - started)
 
     async def _rewrite_locked(
         self,
         fmt: WireFormat,
+        key: tuple[str, str, str],
         body: dict[str, Any],
         headers: Mapping[str, str],
-        tenant: str,
-        session: str,
-        lineage: str,
         head: list[Any],
         client: list[Any],
     ) -> Outcome:
+        tenant, session, lineage = key
         # The record's read is sent first and answered while the messages are hashed: with a network store
         # (Redis, PostgreSQL) its round trip overlaps the one CPU-heavy step instead of following it.
+        await self._settled(key)
         reading = asyncio.ensure_future(self.store.get_lineage(tenant, session, lineage))
         await asyncio.sleep(0)  # let the read go out on the wire
         try:
-            raws = [orjson.dumps(m) for m in client]  # each message serialized once: hashed, then forwarded as is
-            hashes = [self._hash(m, raw) for m, raw in zip(client, raws, strict=True)]
-            chains = [""]
-            for h in hashes:
-                chains.append(chain_hash(chains[-1], h))
+            raws = [orjson.dumps(m) for m in client]  # each message serialized once: compared, then forwarded as is
+            seen = self._prefix_of(fmt, key, client, raws)
+            hashes, chains = seen.hashes, seen.chains
         except BaseException:
             reading.cancel()
             reading.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no "never retrieved"
@@ -360,7 +476,7 @@ class Engine:
             # forward its own history; the next compaction replaces the stale record.
             base = replace(record, covered=0, covered_hash="", replacement=b"[]", marked=None, tokens=0)
         fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
-        before = fixed + sum(self._count(fmt, h, m) for h, m in zip(hashes, client, strict=True))
+        before = fixed + seen.counts[-1]
         window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
         ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
         offloads = 0
@@ -397,18 +513,31 @@ class Engine:
         record_now, forwarded, tokens, compacted = await self._maybe_compact(
             job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
         )
-        changed = compacted or new_rewrites
-        if changed:
+        later = new_rewrites and not compacted
+        # Only new rewrites (content-addressed: any replica or a restarted proxy makes the same bytes): stored after
+        # this request is answered, off its path (`_store_later`); the lineage's next request waits for it.
+        if compacted:
             stored = await self.store.put_lineage(record_now, expected_version=record.version if record else 0)
-            if stored is None:  # another request of this lineage stored first: adopt its record if it fits
-                winner = await self.store.get_lineage(tenant, session, lineage)
-                if (
-                    winner is not None
-                    and 0 < winner.covered < len(client)
-                    and chains[winner.covered] == winner.covered_hash
-                ):
-                    forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
-                    record_now, compacted = winner, False
+            winner = await self.store.get_lineage(tenant, session, lineage) if stored is None else None
+            if winner is not None and _rewrites_only(winner, record):
+                # What beat us only added rewrites (a replica's first-sight cut, stored after its response): our
+                # compaction still holds; put it on top, with the rewrites of the messages it keeps.
+                tail = set(hashes[record_now.covered :])
+                merged = {h: v for h, v in winner.rewrites.items() if h in tail} | dict(record_now.rewrites)
+                retry = replace(record_now, rewrites=MappingProxyType(merged))
+                stored = await self.store.put_lineage(retry, expected_version=winner.version)
+                if stored is not None:
+                    record_now = retry
+                else:
+                    winner = await self.store.get_lineage(tenant, session, lineage)
+            if (  # another request of this lineage stored first: adopt its record if it fits
+                stored is None
+                and winner is not None
+                and 0 < winner.covered < len(client)
+                and chains[winner.covered] == winner.covered_hash
+            ):
+                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
+                record_now, compacted = winner, False
         spliced = record_now.covered > 0 or any(h in record_now.rewrites for h in hashes[record_now.covered :])
         previous = self._last_sent.get((tenant, session, lineage))
         reuse = 0 if compacted or previous is None else min(previous, tokens)
@@ -422,8 +551,10 @@ class Engine:
                 cache_reuse=reuse,
             )
         data = self._serialize(fmt, body, head, forwarded, {id(m): raw for m, raw in zip(client, raws, strict=True)})
+        release = self._store_later(key, record_now, record.version if record else 0) if later else None
         return Outcome(
             body=data,
+            after=release,
             session=session,
             tokens_before=before,
             tokens_after=tokens,
@@ -711,7 +842,7 @@ class Engine:
                 key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest() if same else ""
                 if same and key in same and block.call_id != same[key]:
                     ref = await workspace.offload_tool_result(block.text, call_id=block.call_id, tool_name=block.name)
-                    blocks.append(_pointer(block, same[key], ref.path, _location(workspace, ref.path)))
+                    blocks.append(_pointer(block, same[key], ref.path, self._location(tenant, workspace, ref.path)))
                     n += 1
                     continue
                 if not limit:
@@ -720,8 +851,8 @@ class Engine:
                 kept, ref = await self._cut(block, limit, workspace)
                 if ref is not None:
                     n += 1
-                    where, rest = await _item_view(workspace, ref.path)
-                    kept = _with_local_path(kept, where, rest)
+                    # The item holds exactly the result's text (its name is its content's): no read-back.
+                    kept = _with_local_path(kept, self._location(tenant, workspace, ref.path), block.text)
                 blocks.append(kept)
             out.append(cm.replace(content=tuple(blocks)))
         if not n:
@@ -825,7 +956,7 @@ class Engine:
         workspace = self.workspace(job.tenant)
         ref = await workspace.offload_context(plan.archived)
         plan = plan.with_archive_ref(ref.path)
-        summary = _with_readback_note(plan.summary, ref.path, _location(workspace, ref.path))
+        summary = _with_readback_note(plan.summary, ref.path, self._location(job.tenant, workspace, ref.path))
         finish = functools.partial(self._finish, job, record, summary, wire, cut_wire, rep_len)
         return await loop.run_in_executor(pool, finish)
 
@@ -953,11 +1084,36 @@ class _Next:
     task: asyncio.Task[LineageRecord | None]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Seen:
+    """A lineage's last request in this process: its messages' bytes, hashes, prefix chains and cumulative counts."""
+
+    fmt: str
+    raws: list[bytes]
+    hashes: list[str]
+    chains: list[str]
+    """``chains[i]``: the identity of the first ``i`` messages (``chains[0] == ""``)."""
+    counts: list[int]
+    """``counts[i]``: the tokens of the first ``i`` messages."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Raw:
     """Stored replacement bytes (a JSON array) spliced into the forwarded list verbatim."""
 
     data: bytes
+
+
+def _rewrites_only(winner: LineageRecord, read: LineageRecord | None) -> bool:
+    """Whether ``winner`` differs from the record ``read`` (None: there was none) only by its rewrites."""
+    if read is None:
+        return winner.covered == 0 and winner.compactions == 0
+    return (
+        winner.covered == read.covered
+        and winner.covered_hash == read.covered_hash
+        and winner.compactions == read.compactions
+        and winner.replacement == read.replacement
+    )
 
 
 async def _discard(work: Any) -> None:
@@ -992,20 +1148,6 @@ def _mark_last(replacement: list[Any]) -> list[Any]:
         last["content"] = [*content[:-1], {**content[-1], "cache_control": dict(EPHEMERAL)}]
     out[-1] = last
     return out
-
-
-def _location(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> str:
-    """Where an item is for a reader without the MCP server: a local path, or the object's URL."""
-    if isinstance(workspace, ObjectWorkspace):
-        return workspace.location(rel)
-    return str(workspace.resolve(rel))
-
-
-async def _item_view(workspace: LocalWorkspace | ObjectWorkspace, rel: str) -> tuple[str, str]:
-    """An item's location and its text (read back right after it was written)."""
-    if isinstance(workspace, ObjectWorkspace):
-        return workspace.location(rel), await workspace.aread_text(rel)
-    return str(workspace.resolve(rel)), workspace.read_text(rel)
 
 
 def _with_readback_note(summary: Message, rel: str, path: str) -> Message:

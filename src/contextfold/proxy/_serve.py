@@ -43,6 +43,10 @@ def serve(config: ProxyConfig, log: LogSink | None = None, *, banner: str | None
     from contextfold.proxy._app import create_app
 
     app = create_app(config, log=log)
+    # The engine's worker thread (compactions, warm-ups) holds the GIL for up to the switch interval each time the
+    # event loop wants it back (after every blocking call: a socket read, a hash of a large message): 5 ms by
+    # default, which a request pays several times while a compaction runs. 0.5 ms bounds that wait.
+    sys.setswitchinterval(0.0005)
     if banner:
         (log or (lambda line: print(line, file=sys.stderr, flush=True)))(banner)
     uvicorn.run(app, host=config.host, port=config.port, log_level="warning", access_log=False, lifespan="on")
