@@ -221,11 +221,17 @@ def _in_short_literal(folded: str, start: int) -> bool:
 # A chat-template token named in prose: after "tokens", "like", "uses", ... or before "and" / "or" another one.
 _TOKEN_NAMED_BEFORE = re.compile(
     r"(?:\band|\bor|,|\btokens?|\btags?|\bmarkers?|\bdelimiters?|\blike|\bsuch as|\be\.g\.,?|\buses?|\bemits?"
-    r"|\bwith|\bbetween|\bin)"
+    r"|\bwith|\bbetween|\bin"
+    # a sentence about what a template or a model does with the token ("the template inserts <|...|>")
+    r"|\b(?:contains?|inserts?|outputs?|appends?|prepends?|adds?|prints?|returns?|generates?|produces?|writes?"
+    r"|sees?|reaches|before|after|until)"
+    # the role name between two tokens of one header, on one line (``<|start_header_id|>assistant<|end_...``)
+    r"|\|>[a-z]{2,12})"
     r"[\x20\t]{0,3}$"
 )
 _TOKEN_NAMED_AFTER = re.compile(
     r"[^\s]{0,24}[\x20\t]{1,3}(?:and|or|,)[\x20\t]{1,3}(?:</?\||\[/?inst|<<?/?sys|<(?:start|end)_)"
+    r"|[^\s]{0,24}[\x20\t]{1,3}(?:special[\x20\t])?(?:tokens?|tags?|markers?|delimiters?)\b"
 )
 # A request that is a function call (``print(system_prompt)``, ``get_password(user)``): code, not an order.
 _CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
@@ -266,9 +272,12 @@ _CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
 # Documentation of a model's tool-call format: "the model answers with <tool_call>...", "it emits {...}".
 _DESCRIBES_TOOL = re.compile(
     r"\b(?:it|model|llm|assistant|which|that)[\x20\t](?:[\w-]{1,20}[\x20\t]){0,2}?(?:answers?|replies|responds"
-    r"|returns|emits|outputs|generates|produces|sends|writes)[\x20\t](?:with[\x20\t]|an?[\x20\t]|like[\x20\t])?$"
+    r"|returns|emits|outputs|generates|produces|sends|writes)[\x20\t](?:with[\x20\t]|an?[\x20\t]|like[\x20\t])?"
+    r"(?:<[a-z_]{1,20}>\s{0,3})?$"  # the call's own tag may come first (``outputs <tool_call>\n{...}``)
 )
 _IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
+_VERB_ON_IDENTIFIER_AT = re.compile(r"[a-z]{2,12}[\x20\t]{1,3}(?:self\.|this\.|cls\.)?[a-z]{1,20}_[a-z_]{1,30}\b")
+_VERB_IDENTIFIER_AT = re.compile(r"(?:ignore|disregard|forget|skip|override|bypass|disable)_[a-z]")
 _OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
 
 
@@ -287,9 +296,12 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     if rule_id.startswith("secret.") and (
         _CALL_AT.match(folded, start)
         or _IDENTIFIER_AT.match(folded, start)  # a verb glued into an identifier ("print_streaming_chunk")
+        or _VERB_ON_IDENTIFIER_AT.match(folded, start)  # a statement on a variable ("return system_prompt + ...")
         or (rule_id in ("secret.credentials", "secret.prompt") and _describes_command(folded, start))
     ):
         return True
+    if rule_id in _OVERRIDE_RULES and _VERB_IDENTIFIER_AT.match(folded, start):
+        return True  # the order's verb glued into an identifier (``ignore_previous_instructions = False``): code
     if rule_id.startswith("override.") and _describes_command(folded, start):
         return True
     if rule_id in _OVERRIDE_RULES and _override_described(folded, start):
@@ -895,6 +907,15 @@ def _unsieved_plain_scan(text: str) -> list[Finding]:
     return _scan(text, views=False, learned=False, sieve=False)
 
 
+def _view_scan(text: str) -> list[Finding]:
+    """The scan of a decoded view (base64, rot13, reversed, ...): the rules and the learned model, no views."""
+    return _scan(text, views=False, learned=True)
+
+
+def _unsieved_view_scan(text: str) -> list[Finding]:
+    return _scan(text, views=False, learned=True, sieve=False)
+
+
 def _learned_findings(
     text: str, norm: Normalized, raw: bytes, spaced: bytes, runs: set[bytes], findings: list[Finding]
 ) -> list[Finding]:
@@ -968,9 +989,11 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
     if views:
-        findings += view_findings(
-            text, raw, spaced, runs, _plain_scan if sieve else _unsieved_plain_scan, norm.invisible
-        )
+        if learned:
+            view_scan = _view_scan if sieve else _unsieved_view_scan
+        else:
+            view_scan = _plain_scan if sieve else _unsieved_plain_scan
+        findings += view_findings(text, raw, spaced, runs, view_scan, norm.invisible)
     if learned:
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
