@@ -914,6 +914,9 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
     policies: list[tuple[str, dict[str, Any] | None]] = [("default", None)]
     if args.sweep:
         policies += [(json.dumps(p, separators=(",", ":")), p) for p in SWEEP]
+    for text in args.policy or ():
+        extra = json.loads(text)
+        policies.append((json.dumps(extra, separators=(",", ":")), extra))
     lines = [
         "| format | policy | compactions | proxy ms p50 / p99 / max | compaction ms p50 / max | tokens vs direct | "
         "cost vs direct | cost vs direct, over the window | worst session | retention % (paths / commands / ids) |",
@@ -958,13 +961,16 @@ async def engine_run(args: argparse.Namespace, sessions: list[Session], meter: M
 
 
 SWEEP: list[dict[str, Any]] = [
+    {"offload_tokens": 2000, "fact_share": 0, "dedupe_tokens": 0},
+    {"offload_tokens": 1000, "fact_share": 0, "dedupe_tokens": 0},
+    {"offload_tokens": 2000},
+    {"offload_tokens": 1500},
+    {"fact_share": 0.7},
+    {"offload_tokens": 800, "fact_share": 0.7},
+    {"dedupe_tokens": 0},
+    {"offload_tokens": 0},
     {"precompute": "off"},
     {"precompute": "replacement"},
-    {"offload_tokens": 0},
-    {"offload_tokens": 1500},
-    {"offload_tokens": 1000},
-    {"offload_tokens": 1000, "target_ratio": 0.3},
-    {"target_ratio": 0.2, "summary_ratio": 0.8},
 ]
 """Compaction policies (`CompactionPolicy` fields) compared by ``--sweep``, each against the default."""
 
@@ -979,7 +985,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=ARMS)
     parser.add_argument("--headroom-venv", type=Path, default=ROOT / ".venv-headroom")
     parser.add_argument("--engine-only", action="store_true")
-    parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--sweep", action="store_true", help="also the policies of SWEEP (--engine-only)")
+    policy_help = 'also this policy: CompactionPolicy fields as JSON, e.g. {"offload_tokens":1000} (--engine-only)'
+    parser.add_argument("--policy", action="append", metavar="JSON", help=policy_help + "; repeatable")
     parser.add_argument("--quick", action="store_true", help="3 conversations and one 100k synthetic session")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -999,8 +1007,9 @@ def main(argv: list[str] | None = None) -> int:
             f"The proxy's engine driven in process (no HTTP) over {len(sessions)} sessions at window {args.window:,}; "
             "cost and retention as in the side-by-side run; `default` is `CompactionPolicy()`, the rows below it "
             "change the fields shown (the first default was target_ratio 0.83, summary_ratio 0.4, reserve_ratio "
-            "0.1, min_recent_messages 6; the one before this was 0.3, 0.7, 0.05, 2). Proxy ms are wall clock on a "
-            "shared machine.",
+            "0.1, min_recent_messages 6; the one before this was 0.3, 0.7, 0.05, 2). The first row below is the "
+            "first-sight cut before this default: offload_tokens 2000, head and last lines only (fact_share 0), no "
+            "pointers to repeated results (dedupe_tokens 0). Proxy ms are wall clock on a shared machine.",
             "",
             *asyncio.run(engine_run(args, sessions, meter)),
         ]

@@ -175,7 +175,7 @@ def test_responses_items_the_provider_owns_are_never_altered(tmp_path: Path) -> 
             }
         )
         items.append({"type": "function_call", "call_id": f"c{n}", "name": "shell", "arguments": '{"cmd":"ls"}'})
-        items.append({"type": "function_call_output", "call_id": f"c{n}", "output": "file " * 300})
+        items.append({"type": "function_call_output", "call_id": f"c{n}", "output": f"file{n} " * 300})
     body = {"model": "gpt-5-codex", "instructions": "You are Codex.", "input": items, "prompt_cache_key": "conv-1"}
 
     async def run() -> Outcome:
@@ -273,7 +273,7 @@ def test_claude_code_shaped_session_keeps_its_system_messages_and_thinking(tmp_p
                     ],
                 }
             )
-            output = "\n".join(str(i) for i in range(1500))
+            output = f"turn {n}\n" + "\n".join(str(i) for i in range(1500))  # distinct per turn (no pointer)
             messages.append(
                 {
                     "role": "user",
@@ -337,10 +337,10 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
         }
     )
     msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     engine = _engine(tmp_path, window=40_000)
-    engine.policy = CompactionPolicy(offload_tokens=0)  # the newest result stays whole: the cut must fall before it
+    engine.policy = CompactionPolicy(offload_tokens=0, dedupe_tokens=0)  # results whole: the cut must fall before them
     outcome = asyncio.run(engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
     assert outcome.compacted and outcome.tokens_after <= 32_000
     forwarded = orjson.loads(outcome.body or b"")["messages"]
@@ -367,7 +367,7 @@ def _session_sizes(engine: Engine, turns: int = 40) -> tuple[int, list[int]]:
 
 
 def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) -> None:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     deep = _engine(tmp_path / "deep", window=8000)
     shallow = _engine(tmp_path / "shallow", window=8000)
@@ -382,7 +382,7 @@ def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) 
 
 
 def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> None:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     policy = CompactionPolicy()
     room = int(8000 * 0.8)  # no tools: the whole trigger is room
@@ -404,7 +404,7 @@ def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> 
 
 
 def _policy_engine(path: Path, precompute: str) -> Engine:
-    from contextfold.proxy._engine import CompactionPolicy
+    from contextfold.proxy import CompactionPolicy
 
     engine = _engine(path, window=8000)
     engine.policy = CompactionPolicy(precompute=precompute)
@@ -501,7 +501,7 @@ def test_a_failing_background_compaction_is_logged_and_the_trigger_still_compact
     lines: list[str] = []
 
     async def run() -> list[Outcome]:
-        from contextfold.proxy._engine import CompactionPolicy
+        from contextfold.proxy import CompactionPolicy
 
         config = ProxyConfig(window=8000, state_dir=tmp_path)
         store = SQLiteStore(tmp_path / "state.sqlite3")
@@ -723,3 +723,44 @@ def test_a_compaction_that_loses_its_cas_to_a_replicas_rewrite_only_write_is_sto
             await e.store.aclose()
 
     asyncio.run(run())
+
+
+def _with_a_late_user_turn(at: int, turns: int = 50) -> list[list[Any]]:
+    """Requests of a tool session whose user adds an instruction before turn ``at`` (its last real user turn)."""
+    history: list[Any] = [{"role": "user", "content": "fix the failing tests in /repo/src"}]
+    requests = []
+    for n in range(turns):
+        if n == at:
+            history.append({"role": "user", "content": "also update /repo/docs/index.md when you are done"})
+        history.append(
+            {"role": "assistant", "content": [{"type": "tool_use", "id": f"t{n}", "name": "sh", "input": {"c": n}}]}
+        )
+        output = f"/repo/src/mod_{n}.py: checked\n" + "row of output\n" * 40
+        result = {"type": "tool_result", "tool_use_id": f"t{n}", "content": output}
+        history.append({"role": "user", "content": [result]})
+        requests.append(copy.deepcopy(history))
+    return requests
+
+
+@pytest.mark.parametrize("at", [26, 28, 30, 32, 34])
+def test_a_precomputed_replacement_leaves_its_summary_room_when_a_user_turn_is_late(tmp_path: Path, at: int) -> None:
+    """The prefix plan keeps the prefix's newest user turn verbatim; when that turn would leave the summary almost
+    nothing (swe_mini_gemini3pro#5 had 2 % retention so), a shallower plan is taken: the summary keeps its share."""
+
+    async def run() -> list[tuple[Outcome, int]]:
+        engine = _policy_engine(tmp_path, "replacement")
+        outs = []
+        for request in _with_a_late_user_turn(at):
+            out = await engine.rewrite(FORMATS["anthropic"], _body(request), {}, TENANT)
+            await engine.settle()
+            outs.append((out, len(request)))
+        await engine.aclose()
+        await engine.store.aclose()
+        return outs
+
+    outs = asyncio.run(run())
+    first = next(o for o, _ in outs if o.compacted)
+    summary = orjson.dumps(orjson.loads(first.body or b"")["messages"][0]).decode()
+    room = int((8000 * 0.8) * 0.25 * 0.4)  # the summary's share of the shallowest plan, in tokens
+    assert len(summary) // 4 >= room // 2, summary[:300]
+    assert "/repo/src/mod_1.py" in summary  # an early fact survived the compaction

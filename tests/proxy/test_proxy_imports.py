@@ -19,6 +19,8 @@ def test_public_proxy_names() -> None:
         [
             "AUTH_HEADER",
             "CREDENTIAL_ENV",
+            "CompactionPolicy",
+            "PRECOMPUTE_MODES",
             "DEFAULT_ANTHROPIC_UPSTREAM",
             "DEFAULT_OPENAI_UPSTREAM",
             "DEFAULT_RETENTION",

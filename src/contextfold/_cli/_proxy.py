@@ -58,6 +58,7 @@ def register(subparsers: Any) -> None:
         help="usage reported to the client: the upstream's (real, default) or the full history's size (virtual)",
     )
     parser.add_argument("--max-body-bytes", type=int, default=64 * 1024 * 1024, metavar="N", help=argparse.SUPPRESS)
+    _add_policy_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no console line per request")
     _add_store_arguments(parser)
     parser.add_argument(
@@ -109,6 +110,76 @@ def register(subparsers: Any) -> None:
     mcp.set_defaults(handler=_mcp)
 
 
+_POLICY_FLAGS = {
+    "offload_tokens": "--offload-tokens",
+    "dedupe_tokens": "--dedupe-tokens",
+    "precompute": "--precompute",
+    "target_ratio": "--target-ratio",
+}
+"""`CompactionPolicy` fields set by flags: a field's error is reported as its flag's."""
+
+
+def _add_policy_arguments(parser: Any) -> None:
+    """The compaction policy's flags (defaults: `CompactionPolicy`; see docs/proxy.md, "Tuning")."""
+    group = parser.add_argument_group("compaction policy (defaults chosen by benchmarks/bench_proxy.py --sweep)")
+    group.add_argument(
+        "--trigger-ratio",
+        type=float,
+        default=None,
+        metavar="R",
+        help="compact when a request would pass this share of the window (default 0.8; at most 0.9)",
+    )
+    group.add_argument(
+        "--target-ratio",
+        type=float,
+        default=None,
+        metavar="R",
+        help="how deep a compaction cuts: the history is planned into this share of the room under the trigger "
+        "(default 0.25; smaller: fewer compactions, shorter history)",
+    )
+    group.add_argument(
+        "--offload-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a new tool result above N tokens is cut to N at first sight (its head, the lines of the rest that "
+        "name errors, ids and paths, its last lines) and saved whole for read-back; 0: only results above a "
+        "quarter of the window (default 1000; at least 500)",
+    )
+    group.add_argument(
+        "--dedupe-tokens",
+        type=int,
+        default=None,
+        metavar="N",
+        help="a new tool result of at least N tokens identical to an earlier one still in the context goes out as "
+        "a pointer to it; 0: never (default 300)",
+    )
+    group.add_argument(
+        "--precompute",
+        choices=("warm", "replacement", "off"),
+        default=None,
+        help="background work before the trigger: warm (default: the plan's caches warmed, the same bytes as off), "
+        "replacement (the next replacement computed ahead and promoted: no compaction on the request path, "
+        "costlier), off",
+    )
+
+
+def compaction_policy(args: argparse.Namespace) -> Any:
+    """The `CompactionPolicy` of the flags (unset flags keep the defaults); a bad value names its flag."""
+    from contextfold.proxy import CompactionPolicy
+
+    values = {field: getattr(args, field) for field in _POLICY_FLAGS if getattr(args, field, None) is not None}
+    try:
+        return CompactionPolicy(**values)
+    except ConfigError as exc:
+        text = str(exc)
+        for field, flag in _POLICY_FLAGS.items():
+            prefix = f"CompactionPolicy.{field}:"
+            if text.startswith(prefix):
+                raise ConfigError(flag + ":" + text[len(prefix) :]) from None
+        raise
+
+
 def _add_store_arguments(parser: Any) -> None:
     parser.add_argument(
         "--store",
@@ -148,6 +219,30 @@ def _windows(values: list[str]) -> dict[str, int]:
 def _serve(ctx: CLIContext) -> int:
     if getattr(ctx.args, "proxy_command", None):
         return 2  # pragma: no cover - the action's own handler runs instead
+    config = proxy_config(ctx)
+    if ctx.args.check:
+        return _check(ctx, config)
+    from contextfold.proxy import display_url, serve
+
+    where = display_url(config.store_url) if config.store_url else f"state {config.state_dir}"
+    if config.workspace_url:
+        where += f", workspace {config.workspace_url}"
+    policy = config.compaction
+    banner = (
+        f"contextfold proxy on http://{config.host}:{config.port}  "
+        f"(anthropic -> {config.anthropic_upstream}, openai -> {config.openai_upstream}, "
+        f"window {config.window or 'per model'}, usage {config.usage}, {where}; compaction at "
+        f"{config.trigger_ratio:g} to {policy.target_ratio:g}, offload {policy.offload_tokens}, "
+        f"dedupe {policy.dedupe_tokens}, precompute {policy.precompute})"
+    )
+    console = ctx.console(stderr=True)
+    quiet = config.quiet
+    serve(config, log=None if quiet else lambda line: console.print(line, markup=False, highlight=False), banner=banner)
+    return 0
+
+
+def proxy_config(ctx: CLIContext) -> Any:
+    """The `ProxyConfig` of ``contextfold proxy``'s flags and environment (validated: `ConfigError` names the flag)."""
     args = ctx.args
     from contextfold.proxy import (
         DEFAULT_ANTHROPIC_UPSTREAM,
@@ -157,8 +252,12 @@ def _serve(ctx: CLIContext) -> int:
         parse_duration,
     )
 
+    if args.trigger_ratio is not None and not 0 < args.trigger_ratio <= 0.9:
+        raise ConfigError(f"--trigger-ratio: must be in (0, 0.9] (got {args.trigger_ratio:g})")
     retention = DEFAULT_RETENTION if args.retention is None else parse_duration(args.retention)
-    config = ProxyConfig(
+    return ProxyConfig(
+        trigger_ratio=0.8 if args.trigger_ratio is None else args.trigger_ratio,
+        compaction=compaction_policy(args),
         host=args.host,
         port=args.port,
         anthropic_upstream=args.anthropic_upstream or DEFAULT_ANTHROPIC_UPSTREAM,
@@ -174,22 +273,6 @@ def _serve(ctx: CLIContext) -> int:
         workspace_url=_workspace_url(ctx),
         retention=retention,
     )
-    if args.check:
-        return _check(ctx, config)
-    from contextfold.proxy import display_url, serve
-
-    where = display_url(config.store_url) if config.store_url else f"state {config.state_dir}"
-    if config.workspace_url:
-        where += f", workspace {config.workspace_url}"
-    banner = (
-        f"contextfold proxy on http://{config.host}:{config.port}  "
-        f"(anthropic -> {config.anthropic_upstream}, openai -> {config.openai_upstream}, "
-        f"window {config.window or 'per model'}, usage {config.usage}, {where})"
-    )
-    console = ctx.console(stderr=True)
-    quiet = config.quiet
-    serve(config, log=None if quiet else lambda line: console.print(line, markup=False, highlight=False), banner=banner)
-    return 0
 
 
 def _check(ctx: CLIContext, config: Any) -> int:

@@ -106,6 +106,7 @@ __all__ = [
     "ledger_size",
     "ledger_with_overflow",
     "line_cost",
+    "output_fact_lines",
     "parse_ledger",
     "without_ledger",
 ]
@@ -1201,6 +1202,43 @@ def _exits_of(entries: Iterable[_Scan]) -> dict[str, int]:
     for entry in entries:
         exits.update(entry.exits)
     return exits
+
+
+def output_fact_lines(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, str, FactKind]]:
+    """The lines of a tool output that carry a fact the ledger takes from tool output, by the ledger's own rules.
+
+    Returns ``(offset, value, kind)`` for each distinct fact of ``text[start:end]`` (error lines, ids, paths), at
+    the offset where its first occurrence in that span is: the line holding it is what a caller that cuts the
+    output keeps, so the fact stays verbatim in the context. Unlike a message scan, the whole span is read (no
+    head and tail bound): a cut knows exactly which part it leaves out, and this runs once per cut. The rules
+    run once each over the span (linear), and each value is located by a forward search.
+    """
+    span = text[start:end]
+    found: list[tuple[int, str, FactKind]] = []
+    seen: set[str] = set()
+
+    def locate(values: Iterable[str], kind: FactKind) -> None:
+        cursor = 0
+        for value in values:
+            if not value or value in seen:
+                continue
+            at = span.find(value, cursor)
+            if at < 0:
+                at = span.find(value)  # a rule's matches are in order; a value cleaned of a suffix may precede
+            else:
+                cursor = at
+            if at >= 0:
+                seen.add(value)
+                found.append((start + at, value, kind))
+
+    lowered = span.lower()
+    locate(
+        (line.strip() for line in _error_lines(span, lowered) if len(line) < 400 and _ERROR_LINE.match(line)), "error"
+    )
+    locate(_literal_ids(span, hashes=False), "id")
+    locate((job.split(" ", 1)[1] for job in _job_ids(span, lowered)), "id")
+    locate(_paths(span), "file")
+    return found
 
 
 def extract_facts(messages: Sequence[Message]) -> Ledger:

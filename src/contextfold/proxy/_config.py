@@ -21,6 +21,9 @@ __all__ = [
     "DEFAULT_ANTHROPIC_UPSTREAM",
     "DEFAULT_OPENAI_UPSTREAM",
     "DEFAULT_WINDOWS",
+    "MIN_OFFLOAD_TOKENS",
+    "PRECOMPUTE_MODES",
+    "CompactionPolicy",
     "ProxyConfig",
     "UsageMode",
     "default_state_dir",
@@ -47,6 +50,76 @@ DEFAULT_WINDOWS: Mapping[str, int] = MappingProxyType(
 """Context windows by model-name prefix (the longest matching prefix wins); other models get 128,000."""
 
 UsageMode = Literal["real", "virtual"]
+PRECOMPUTE_MODES = ("warm", "replacement", "off")
+"""The values of `CompactionPolicy.precompute`."""
+MIN_OFFLOAD_TOKENS = 500
+"""The smallest first-sight cut (`CompactionPolicy.offload_tokens`) allowed: its notice and path take ~300."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CompactionPolicy:
+    """How deep a proxy compaction cuts (the trigger, ``ProxyConfig.trigger_ratio``, says when).
+
+    A compaction plans the history into ``target_ratio`` of the room the trigger leaves above the fixed part
+    (tools, and items carried verbatim): of that plan the summary takes at most ``summary_ratio``, and
+    ``reserve_ratio`` of it (at least ``min_recent_messages`` messages) of the newest messages stays verbatim.
+    Every compaction rewrites the provider's prompt cache from the replacement on, so the deeper the cut, the
+    fewer rewrites a session pays for (``benchmarks/bench_proxy.py --engine-only --sweep`` measures cost and
+    retention per policy).
+    """
+
+    target_ratio: float = 0.25
+    summary_ratio: float = 0.4
+    reserve_ratio: float = 0.1
+    min_recent_messages: int = 2
+    precompute: str = "warm"
+    """What happens in the background once the forwarded request passes ``precompute_ratio`` of the trigger:
+
+    - ``"warm"`` (default): the plan of that request's history runs in the engine's worker thread and is dropped;
+      what it leaves cached (each message's canonical form, counts and facts) makes the compaction at the trigger,
+      which still compacts that request's own history (the same bytes as ``"off"``), about twice as fast;
+    - ``"replacement"``: the next replacement itself is computed from the history's shortest prefix past the
+      pre-trigger, stored under ``lineage + NEXT_SUFFIX`` by compare-and-set, and promoted by the request at the
+      trigger (no compaction on the request path; costlier sessions, see ``docs/proxy.md``);
+    - ``"off"``: nothing; the request at the trigger compacts on the request path.
+    """
+    precompute_ratio: float = 0.9
+    """Share of the trigger from which the background work starts."""
+    offload_tokens: int = 1000
+    """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
+    first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
+    what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
+    fact_share: float = 0.5
+    """Share of a cut's tokens given to the lines of the omitted part that carry facts (error lines, ids, paths, by
+    the facts ledger's rules), listed with their line numbers after the notice; the kept head shrinks by what they
+    take. 0: the head (and the last lines) only."""
+    dedupe_tokens: int = 300
+    """A new tool result of at least this many tokens whose text is the same as an earlier result still forwarded
+    (the same file read twice) goes out as a pointer to that one (its text saved in the workspace too); 0: never."""
+
+    def __post_init__(self) -> None:
+        """Every field in range, named when it is not (a `ConfigError`: the CLI reports it as the flag's)."""
+        for name in ("target_ratio", "summary_ratio", "reserve_ratio"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 1:
+                raise ConfigError(f"CompactionPolicy.{name}: must be in (0, 1] (got {value!r})")
+        if not 0 < self.precompute_ratio <= 1:
+            raise ConfigError(f"CompactionPolicy.precompute_ratio: must be in (0, 1] (got {self.precompute_ratio!r})")
+        if not 0 <= self.fact_share <= 0.8:
+            raise ConfigError(f"CompactionPolicy.fact_share: must be in [0, 0.8] (got {self.fact_share!r})")
+        for name in ("min_recent_messages", "offload_tokens", "dedupe_tokens"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ConfigError(f"CompactionPolicy.{name}: must be a whole number >= 0 (got {value!r})")
+        if 0 < self.offload_tokens < MIN_OFFLOAD_TOKENS:
+            raise ConfigError(
+                f"CompactionPolicy.offload_tokens: must be 0 (off) or at least {MIN_OFFLOAD_TOKENS} "
+                f"(got {self.offload_tokens}): a cut's notice alone takes a few hundred tokens"
+            )
+        if self.precompute not in PRECOMPUTE_MODES:
+            raise ConfigError(
+                f"CompactionPolicy.precompute: must be one of {', '.join(PRECOMPUTE_MODES)} (got {self.precompute!r})"
+            )
 
 
 def default_state_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -85,6 +158,9 @@ class ProxyConfig:
     """Window of a model no prefix matches."""
     trigger_ratio: float = 0.8
     """Compact when a forwarded request would pass this share of the window."""
+    compaction: CompactionPolicy = field(default_factory=lambda: CompactionPolicy())
+    """How deep a compaction cuts, what runs ahead of the trigger, and the cuts at first sight (`CompactionPolicy`;
+    ``--offload-tokens``, ``--dedupe-tokens``, ``--precompute``, ``--target-ratio``)."""
     state_dir: Path = field(default_factory=default_state_dir)
     """Session store and workspace (offloaded content) live here."""
     store: SessionStore | None = None
@@ -145,6 +221,9 @@ class ProxyConfig:
             raise ConfigError(f"ProxyConfig.trigger_ratio: must be in (0, 0.9] (got {self.trigger_ratio})")
         if self.usage not in ("real", "virtual"):
             raise ConfigError(f"ProxyConfig.usage: must be 'real' or 'virtual' (got {self.usage!r})")
+        if not isinstance(self.compaction, CompactionPolicy):
+            got = type(self.compaction).__name__
+            raise ConfigError(f"ProxyConfig.compaction: must be a CompactionPolicy (got {got})")
         if self.max_body_bytes < 1024:
             raise ConfigError(f"ProxyConfig.max_body_bytes: must be at least 1024 (got {self.max_body_bytes})")
 

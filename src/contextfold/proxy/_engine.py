@@ -58,16 +58,18 @@ import orjson
 
 from contextfold._config import ContextConfig
 from contextfold._errors import ContextOverflowError
+from contextfold._markers import render_hint
 from contextfold._messages import Message, TextBlock, ToolResultBlock
 from contextfold._stores import LineageRecord, SessionStore
 from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold._workspace._local import LocalWorkspace
 from contextfold._workspace._object import ObjectRoot, ObjectWorkspace
-from contextfold._workspace._split import offload_oversized_result
+from contextfold._workspace._split import offload_oversized_result, split_tool_result
 from contextfold.compaction._boundaries import DEFAULT_RULES
 from contextfold.compaction._digest_strategy import DigestStrategy
+from contextfold.compaction._ledger import output_fact_lines
 from contextfold.compaction._plan import CompactionPlan
-from contextfold.proxy._config import ProxyConfig
+from contextfold.proxy._config import MIN_OFFLOAD_TOKENS, PRECOMPUTE_MODES, CompactionPolicy, ProxyConfig
 from contextfold.proxy._wire import (
     EPHEMERAL,
     WireFormat,
@@ -78,7 +80,16 @@ from contextfold.proxy._wire import (
     transfer_breakpoints,
 )
 
-__all__ = ["CompactionPolicy", "Engine", "Outcome", "lineage_of", "model_family", "session_of"]
+__all__ = [
+    "MIN_OFFLOAD_TOKENS",
+    "PRECOMPUTE_MODES",
+    "CompactionPolicy",
+    "Engine",
+    "Outcome",
+    "lineage_of",
+    "model_family",
+    "session_of",
+]
 
 SESSION_HEADERS = ("x-contextfold-session", "x-claude-code-session-id", "session-id", "session_id")
 """Headers naming the client's session, in order of preference (then ``prompt_cache_key``, then the first message)."""
@@ -97,6 +108,12 @@ _WARM_STEP = 0.2
 """The early warm-up starts this much of the trigger before ``CompactionPolicy.precompute_ratio``."""
 _NOTICE_MARGIN = 1000
 """Tokens a result must exceed ``CompactionPolicy.offload_tokens`` by to be cut (notice, path and tail cost ~300)."""
+_TAIL_CHARS = 600
+"""The notice of a cut ends with about this many characters of the output's end (its last lines)."""
+_FACT_LINE_CHARS = 240
+"""A fact line longer than this is shown as this much around its fact."""
+_FACT_SCAN_CHARS = 100_000
+"""Fact lines are looked for in this much of the omitted part after the head (a bound on a huge output's cost)."""
 NEXT_SUFFIX = "+next"
 """Store key suffix of a lineage's precomputed next replacement (``lineage + NEXT_SUFFIX``)."""
 
@@ -152,41 +169,6 @@ def lineage_of(fmt: WireFormat, body: Mapping[str, Any], head: Sequence[Any], he
     return hashlib.blake2b(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS), digest_size=16).hexdigest()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class CompactionPolicy:
-    """How deep a proxy compaction cuts (the trigger, ``ProxyConfig.trigger_ratio``, says when).
-
-    A compaction plans the history into ``target_ratio`` of the room the trigger leaves above the fixed part
-    (tools, and items carried verbatim): of that plan the summary takes at most ``summary_ratio``, and
-    ``reserve_ratio`` of it (at least ``min_recent_messages`` messages) of the newest messages stays verbatim.
-    Every compaction rewrites the provider's prompt cache from the replacement on, so the deeper the cut, the
-    fewer rewrites a session pays for (``benchmarks/bench_proxy.py --engine-only --sweep`` measures cost and
-    retention per policy).
-    """
-
-    target_ratio: float = 0.25
-    summary_ratio: float = 0.4
-    reserve_ratio: float = 0.1
-    min_recent_messages: int = 2
-    precompute: str = "warm"
-    """What happens in the background once the forwarded request passes ``precompute_ratio`` of the trigger:
-
-    - ``"warm"`` (default): the plan of that request's history runs in the engine's worker thread and is dropped;
-      what it leaves cached (each message's canonical form, counts and facts) makes the compaction at the trigger,
-      which still compacts that request's own history (the same bytes as ``"off"``), about twice as fast;
-    - ``"replacement"``: the next replacement itself is computed from the history's shortest prefix past the
-      pre-trigger, stored under ``lineage + NEXT_SUFFIX`` by compare-and-set, and promoted by the request at the
-      trigger (no compaction on the request path; costlier sessions, see ``docs/proxy.md``);
-    - ``"off"``: nothing; the request at the trigger compacts on the request path.
-    """
-    precompute_ratio: float = 0.9
-    """Share of the trigger from which the background work starts."""
-    offload_tokens: int = 2000
-    """A new tool result above this many tokens (by more than the notice adds) is cut to them and offloaded when it
-    first arrives: cache-neutral (it is new content anyway), and it saves its tokens on every later request; 0: only
-    what passes the library's ``result_limit`` (a quarter of the budget) is cut."""
-
-
 class _AlignRule:
     """Cut only between the client's wire messages, never inside one, never after a message glued to the next."""
 
@@ -224,11 +206,12 @@ class Engine:
         self._counts: dict[str, int] = {}
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
+        self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
         self._seen: OrderedDict[tuple[str, str, str], _Seen] = OrderedDict()
         self._seen_bytes = 0
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
         self._last_sent: dict[tuple[str, str, str], int] = {}
-        self.policy = policy if policy is not None else CompactionPolicy()
+        self.policy = policy if policy is not None else config.compaction
         self._next: dict[tuple[str, str, str], _Next] = {}
         self._workspaces: dict[str, LocalWorkspace | ObjectWorkspace] = {}
         self._real_dirs: dict[str, str] = {}
@@ -501,15 +484,24 @@ class Engine:
         new_rewrites = False
         covered = base.covered
         limit = min(self.policy.offload_tokens or ctx.result_limit, ctx.result_limit)
+        dedupe = self.policy.dedupe_tokens
+        earlier: dict[str, str] = {}  # text key of each result forwarded before this message -> its call id
         for i in range(covered, len(client)):
             h = hashes[i]
             message = client[i]
-            if h in rewrites or not fmt.has_tool_result(message):
+            if not fmt.has_tool_result(message):
+                continue
+            results = self._results(fmt, h, message) if dedupe else ()
+            same = {k: earlier[k] for k, _, t in results if t >= dedupe and k in earlier}
+            for k, call, _ in results:
+                earlier.setdefault(k, call)
+            if h in rewrites:
                 continue
             size = self._count(fmt, h, message)
-            if size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN):
+            cut = not (size <= limit or (size <= ctx.result_limit and size <= limit + _NOTICE_MARGIN))
+            if not cut and not same:
                 continue  # below the policy's own threshold a cut must save more than its notice adds
-            rewritten, n = await self._offload(fmt, i, message, tenant, limit)
+            rewritten, n = await self._offload(fmt, i, message, tenant, limit if cut else 0, same)
             if n:
                 rewrites[h] = rewritten
                 offloads += n
@@ -795,8 +787,45 @@ class Engine:
 
     # -- offloading an oversized tool result -----------------------------------------------------
 
-    async def _offload(self, fmt: WireFormat, index: int, message: Any, tenant: str, limit: int) -> tuple[bytes, int]:
-        """Cut each oversized result of one wire message, offload the rest; the rewritten message and the count."""
+    def _results(self, fmt: WireFormat, h: str, message: Any) -> tuple[tuple[str, str, int], ...]:
+        """(text key, call id, tokens) of each text tool result of a wire message, cached by its hash.
+
+        Tokens are estimated at four characters each (the threshold of a pointer needs no exact count).
+        """
+        name = "res:" + h
+        cached = self._result_keys.get(name)
+        if cached is None:
+            found: list[tuple[str, str, int]] = []
+            for cm in self._canonical(fmt, 0, message, h):
+                for block in cm.content:
+                    if (
+                        isinstance(block, ToolResultBlock)
+                        and block.text
+                        and not block.is_error
+                        and all(isinstance(b, TextBlock) for b in block.content)
+                    ):
+                        key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest()
+                        found.append((key, block.call_id, len(block.text) // 4))  # tokens, about
+            cached = tuple(found)
+            if len(self._result_keys) > _CACHE_LIMIT:
+                self._result_keys.clear()
+            self._result_keys[name] = cached
+        return cached
+
+    async def _offload(
+        self,
+        fmt: WireFormat,
+        index: int,
+        message: Any,
+        tenant: str,
+        limit: int,
+        same: Mapping[str, str] | None = None,
+    ) -> tuple[bytes, int]:
+        """Cut each oversized result of one wire message, offload the rest; the rewritten message and the count.
+
+        ``limit`` 0: no cut. ``same``: text keys of results the history already holds, with the call id of the
+        first: such a result becomes a pointer to it (`_pointer`).
+        """
         workspace = self.workspace(tenant)
         canon = fmt.canonical(index, message)
         out: list[Message] = []
@@ -810,9 +839,16 @@ class Engine:
                 if not isinstance(block, ToolResultBlock):
                     blocks.append(block)
                     continue
-                kept, ref = await offload_oversized_result(
-                    block, limit=limit, counter=self.counter, offloader=workspace
-                )
+                key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest() if same else ""
+                if same and key in same and block.call_id != same[key]:
+                    ref = await workspace.offload_tool_result(block.text, call_id=block.call_id, tool_name=block.name)
+                    blocks.append(_pointer(block, same[key], ref.path, self._location(tenant, workspace, ref.path)))
+                    n += 1
+                    continue
+                if not limit:
+                    blocks.append(block)
+                    continue
+                kept, ref = await self._cut(block, limit, workspace)
                 if ref is not None:
                     n += 1
                     # The item holds exactly the result's text (its name is its content's): no read-back.
@@ -823,6 +859,46 @@ class Engine:
             return b"", 0
         rendered = strip_breakpoints(fmt.render_one(out))
         return orjson.dumps(rendered), n
+
+    async def _cut(
+        self, block: ToolResultBlock, limit: int, workspace: LocalWorkspace | ObjectWorkspace
+    ) -> tuple[ToolResultBlock, Any]:
+        """A result cut to ``limit`` tokens: its head, then the omitted part's fact lines (``fact_share`` of them).
+
+        The lines that carry facts (the facts ledger's rules: error lines, ids, paths) between the kept head and
+        the output's last lines are listed with their line numbers, most important first while they fit, in the
+        order of the output; the head is cut shorter by what they may take. All of it a function of the result and
+        the limit (the same bytes on any replica); the whole text is in the workspace file as before.
+        """
+        text = block.text
+        tail_start = _tail_start(text)
+        shown = text[tail_start:]
+        most = int(limit * self.policy.fact_share)
+        reserve = 0
+        facts: list[tuple[int, str, str]] = []
+        if most:
+            # The head at the shortest it may be: the facts after it are the most the excerpt can list; when they
+            # take less than the share, the head gets the rest back.
+            probe = split_tool_result(block, limit=limit - most, counter=self.counter)
+            start = len(probe.kept_text) if probe is not None else tail_start
+            end = min(tail_start, start + _FACT_SCAN_CHARS)
+            facts = [f for f in output_fact_lines(text, start, end) if f[1] not in shown] if start < end else []
+            if facts:
+                reserve = _fit_excerpt(self.counter, text, facts, most)[1]
+        kept, ref = await offload_oversized_result(
+            block, limit=limit - reserve, counter=self.counter, offloader=workspace
+        )
+        if ref is None or not reserve:
+            return kept, ref
+        head = "\n".join(b.text for b in kept.content[:-1] if isinstance(b, TextBlock))
+        excerpt = _fit_excerpt(self.counter, text, [f for f in facts if f[0] >= len(head)], reserve)[0]
+        if not excerpt:
+            return kept, ref
+        content = list(kept.content)
+        last = content[-1]
+        if isinstance(last, TextBlock):
+            content[-1] = TextBlock(text=last.text + excerpt, meta=last.meta)
+        return replace(kept, content=tuple(content)), ref
 
     # -- compaction ------------------------------------------------------------------------------
 
@@ -838,7 +914,9 @@ class Engine:
     ) -> CompactionPlan | None:
         """The digest plan into ``ratio`` of the room above ``fixed`` tokens, or None (nothing to compact there).
 
-        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part).
+        ``recent=False``: no newest messages kept verbatim (a prefix whose successors are the recent part); a plan
+        that keeps the prefix's newest user turn verbatim and so leaves the summary less than half its share is
+        refused (None), so the caller's next, shallower depth is tried.
         """
         policy = self.policy
         budget = int((ctx.trigger_tokens - fixed) * ratio)
@@ -857,6 +935,10 @@ class Engine:
         except ContextOverflowError:
             return None
         if plan is None or not plan.compacted or plan.boundary.split is not None:
+            return None
+        if not recent and plan.boundary.protected and budget - plan.boundary.kept_tokens < planning.summary_tokens // 2:
+            # A prefix whose newest user turn is kept verbatim (protected) can leave the summary almost no room: the
+            # messages after the prefix are the recent part already, so a shallower plan is tried instead.
             return None
         return plan
 
@@ -1080,11 +1162,71 @@ def _with_readback_note(summary: Message, rel: str, path: str) -> Message:
     return summary.replace(content=(TextBlock(text=first.text + note, meta=first.meta), *summary.content[1:]))
 
 
+def _tail_start(text: str) -> int:
+    """Where the last lines a cut's notice shows start: about `_TAIL_CHARS` from the end, at a line start."""
+    if len(text) <= _TAIL_CHARS:
+        return 0
+    start = len(text) - _TAIL_CHARS
+    newline = text.find("\n", start)
+    return newline + 1 if newline >= 0 else start
+
+
+_FACT_ORDER = {"error": 0, "id": 1, "file": 2}
+_FACT_HEADER = "\nLines after the cut that name errors, ids or paths (line number: text):\n"
+
+
+def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
+    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact)."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+    if len(line) > _FACT_LINE_CHARS:
+        lo = max(0, min(at - start - _FACT_LINE_CHARS // 4, len(line) - _FACT_LINE_CHARS))
+        hi = max(lo + _FACT_LINE_CHARS, at - start + len(value))
+        line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+    return text.count("\n", 0, start), line
+
+
+def _fit_excerpt(
+    counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int
+) -> tuple[str, int]:
+    """The fact lines that fit ``budget`` tokens, and their tokens.
+
+    Errors first, then ids, then paths (earliest first in each), listed in the output's order; the first line that
+    does not fit ends the choice.
+    """
+    if not facts:
+        return "", 0
+    chosen: dict[int, str] = {}
+    cost = counter.count_text(_FACT_HEADER)
+    for at, value, _ in sorted(facts, key=lambda f: (_FACT_ORDER.get(f[2], 3), f[0])):
+        number, line = _fact_line(text, at, value)
+        if number in chosen:
+            continue
+        more = counter.count_text(f"{number + 1}: {line}\n")
+        if cost + more > budget:
+            break
+        chosen[number] = line
+        cost += more
+    if not chosen:
+        return "", 0
+    return _FACT_HEADER + "\n".join(f"{n + 1}: {line}" for n, line in sorted(chosen.items())), cost
+
+
+def _pointer(block: ToolResultBlock, first: str, rel: str, path: str) -> ToolResultBlock:
+    """A result whose text the history already holds: a pointer to the first one (and to the saved copy)."""
+    lines = block.text.count("\n") + 1
+    note = render_hint(
+        f"This output is identical to the result of the earlier call {first} ({lines} line{'s' if lines != 1 else ''}"
+        f"), shown above; not repeated here. It is saved in the workspace file {rel}: read_offloaded(path={rel!r}) "
+        f"(the contextfold MCP server), or read the file {path} directly."
+    )
+    return replace(block, content=(TextBlock(text=note),))
+
+
 def _with_local_path(block: ToolResultBlock, path: str, rest: str) -> ToolResultBlock:
     """A cut tool result whose notice also gives the file's local path and the output's last lines."""
-    tail = rest[-600:]
-    if len(rest) > 600:
-        tail = tail[tail.find("\n") + 1 :] if "\n" in tail else tail
+    tail = rest[_tail_start(rest) :]
     note = f"\nWithout those tools: the file is {path}; it ends with:\n{tail}"
     content = list(block.content)
     last = content[-1] if content else None
