@@ -592,7 +592,7 @@ class Stack:
                             "--window",
                             str(self.window),
                             "--state",
-                            str(self.tmp / "cf-state"),
+                            str(self._state()),
                         ],
                         "contextfold.log",
                     )
@@ -642,6 +642,26 @@ class Stack:
             out.append(data[at + 8 : at + 8 + n])
             at += 8 + n
         return out
+
+    def _state(self) -> Path:
+        """The contextfold arm's ``--state``: one fixed path, so two runs forward the same bytes.
+
+        The notices name an offloaded item by its path under the state directory; a random temporary name costs a
+        different number of tokens each run, which can move a compaction by a request. A lock file keeps two
+        runs from sharing it.
+        """
+        import fcntl
+
+        root = Path(tempfile.gettempdir()) / "contextfold-bench-proxy"
+        root.mkdir(exist_ok=True)
+        self._lock = open(root / "lock", "w")  # noqa: SIM115 - held until the process ends
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SystemExit(f"another bench_proxy.py run holds {root / 'lock'}; wait for it to finish") from None
+        state = root / "state"
+        shutil.rmtree(state, ignore_errors=True)
+        return state
 
     def stop(self) -> None:
         for proc in self.procs:
