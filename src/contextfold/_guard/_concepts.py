@@ -1,8 +1,9 @@
-"""Injections in scripts the byte view cannot read (Chinese, Japanese, Korean, Cyrillic): concepts that co-occur.
+"""The other-script view's wider half (Chinese, Japanese, Korean, Cyrillic): concepts that co-occur.
 
 The rules and the learned model read a one-byte-per-character view of the text, in which a Han, kana, Hangul or
-Cyrillic letter becomes ``?``: an order in those scripts reaches them only through a handful of literal words. This
-pass reads the text itself. It knows a few words per *concept* and language (an order to ignore or forget, the
+Cyrillic letter becomes ``?``; the other-script view (`contextfold._guard._views`) reads the text itself with
+pattern pairs (a verb and its object in the language's own order), which catch the phrasings they spell out. This
+half reads it by concept. It knows a few words per *concept* and language (an order to ignore or forget, the
 instructions or rules it is about, "previous", "from now on" and a new role or task, "without restrictions", the
 AI addressed, a secret, an action on it), finds them with one RE2 search (linear time), and reports a span where
 concepts that make an injection meet within `WINDOW` characters: ignoring instructions, ignoring earlier rules, a
@@ -101,7 +102,6 @@ _COMBINATIONS: tuple[frozenset[str], ...] = tuple(
     )
 )
 
-_INVISIBLE = re2.compile(r"[\x{00AD}\x{200B}-\x{200F}\x{202A}-\x{202E}\x{2060}-\x{2069}\x{FEFF}]")
 _SCRIPTS = re2.compile(r"[\x{0400}-\x{04FF}\x{3040}-\x{30FF}\x{4E00}-\x{9FFF}\x{AC00}-\x{D7AF}]")
 
 
@@ -131,21 +131,15 @@ def _hits(low: str) -> Iterator[tuple[int, int, frozenset[str]]]:
 
 
 def concept_findings(text: str) -> list[Finding]:
-    """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text."""
+    """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text.
+
+    Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed.
+    """
     if text.isascii() or _SCRIPTS.search(text) is None:
         return []
-    if _INVISIBLE.search(text) is None:
-        return _findings(text, text, None)
-    # Invisible characters between the letters of a word (a zero-width space, a bidi mark) do not hide it.
-    keep = [i for i, c in enumerate(text) if _INVISIBLE.match(c) is None]
-    return _findings(text, "".join(text[i] for i in keep), keep)
-
-
-def _findings(text: str, visible: str, keep: list[int] | None) -> list[Finding]:
-    """`concept_findings` over ``visible`` (``text`` without invisible characters; ``keep`` maps its offsets)."""
-    low = visible.lower()
-    if len(low) != len(visible):  # a letter whose lower case is longer ("İ"): keep offsets those of ``visible``
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in visible)
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets those of ``text``
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     hits = list(_hits(low))
     out: list[Finding] = []
     covered = -1
@@ -161,9 +155,8 @@ def _findings(text: str, visible: str, keep: list[int] | None) -> list[Finding]:
             concepts |= found
             end = max(end, e)
             if any(c <= concepts for c in _COMBINATIONS):
-                lo, hi = (start, end) if keep is None else (keep[start], keep[end - 1] + 1)
-                excerpt = text[lo:hi]
-                out.append(Finding("instruction_injection", "medium", lo, hi, excerpt[:200], RULE_ID))
+                excerpt = text[start:end]
+                out.append(Finding("instruction_injection", "medium", start, end, excerpt[:200], RULE_ID))
                 covered = end
                 break
     return out

@@ -42,7 +42,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from contextfold._guard._concepts import concept_findings
 from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
@@ -997,7 +996,6 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         findings += view_findings(text, raw, spaced, runs, view_scan, norm.invisible)
     if learned:
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
-    findings += concept_findings(text)  # the scripts the byte view cannot read
     if not findings:
         return findings
     findings.sort(key=lambda f: (f.start, f.end, f.rule))

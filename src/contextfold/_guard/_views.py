@@ -18,6 +18,7 @@ import codecs
 import re
 from collections.abc import Callable
 
+from contextfold._guard._concepts import concept_findings
 from contextfold._guard._findings import Category, Finding, Severity
 from contextfold._guard._normalize import _INVISIBLE
 
@@ -324,6 +325,7 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
     ascii_text = text.isascii()
     if not ascii_text:
         out += _script_findings(text)
+        out += concept_findings(text)
     n = len(text)
     # One byte per character of ``text`` (the folded bytes have that only for ASCII text).
     src = raw if ascii_text else text.encode("ascii", "replace")
