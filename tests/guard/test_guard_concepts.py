@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold import scan_injection
-from contextfold._guard._concepts import _COMBINATIONS, _CONCEPTS, WINDOW, concept_findings
+from contextfold._guard._concepts import _COMBINATIONS, _CONCEPTS, concept_findings
 
 
 def _blocked(text: str) -> bool:
@@ -64,7 +64,6 @@ def test_findings_are_spans_of_the_text_where_a_combination_meets(text: str) -> 
         assert f.severity == "medium"
         found = {c for c, words in _CONCEPTS.items() if any(w in text[f.start : f.end].lower() for w in words)}
         assert any(combo <= found for combo in _COMBINATIONS)
-        assert f.end - f.start <= WINDOW + max(len(w) for words in _CONCEPTS.values() for w in words)
 
 
 @given(st.sampled_from(sorted(_CONCEPTS)))
@@ -90,3 +89,10 @@ def test_invisible_characters_do_not_hide_an_order() -> None:
     assert found
     for f in found:  # reported on the original text, format characters and all
         assert hidden[f.start : f.end].replace("\u200b", "") in text
+
+
+def test_a_flood_of_concept_words_is_one_finding_read_in_bounded_time() -> None:
+    text = "忽略指令" * 50_000
+    found = concept_findings(text)
+    assert len(found) == 1
+    assert (found[0].start, found[0].end) == (0, len(text))

@@ -14,6 +14,7 @@ persona without limits, an AI addressed with an override or a new task, a secret
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator
 
 import re2
@@ -24,6 +25,9 @@ __all__ = ["WINDOW", "concept_findings"]
 
 WINDOW = 80
 """How far apart (characters) the concepts of one finding may be."""
+_MERGE = 8  # findings this close are one (as the pattern pairs report)
+_MOST = 64  # findings per text at most; the last spans the rest
+_FLOOD = 4096  # hits read after the first finding at most; then the last finding spans the rest
 
 RULE_ID = "concepts.multilingual"
 
@@ -140,23 +144,31 @@ def concept_findings(text: str) -> list[Finding]:
     low = text.lower()
     if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets those of ``text``
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    hits = list(_hits(low))
-    out: list[Finding] = []
-    covered = -1
-    for i, (start, _, _) in enumerate(hits):
-        if start < covered:
+    spans: list[list[int]] = []
+    window: deque[tuple[int, int, frozenset[str]]] = deque()  # the hits since the last finding, within WINDOW
+    after = 0  # hits read since the first finding
+    for hit in _hits(low):
+        if spans:
+            after += 1
+            if after > _FLOOD:  # a flood of concept words: the last finding spans the rest, and reading stops
+                spans[-1][1] = len(text)
+                break
+        while window and hit[0] - window[0][0] > WINDOW:
+            window.popleft()
+        window.append(hit)
+        concepts = frozenset().union(*(found for _, _, found in window))
+        if not any(c <= concepts for c in _COMBINATIONS):
             continue
-        concepts: set[str] = set()
-        end = start
-        for j in range(i, len(hits)):
-            s, e, found = hits[j]
-            if s - start > WINDOW:
-                break
-            concepts |= found
-            end = max(end, e)
-            if any(c <= concepts for c in _COMBINATIONS):
-                excerpt = text[start:end]
-                out.append(Finding("instruction_injection", "medium", start, end, excerpt[:200], RULE_ID))
-                covered = end
-                break
-    return out
+        start, end = window[0][0], max(e for _, e, _ in window)
+        window.clear()
+        if spans and start - spans[-1][1] <= _MERGE:
+            spans[-1][1] = max(spans[-1][1], end)
+        elif len(spans) == _MOST:  # a flood: the last finding spans the rest, and reading stops
+            spans[-1][1] = len(text)
+            break
+        else:
+            spans.append([start, end])
+    return [
+        Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
+        for start, end in spans
+    ]
