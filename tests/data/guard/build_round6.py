@@ -119,7 +119,6 @@ def _show(mirrors: Path, repo: str, path: str) -> str:
     ).stdout.decode("utf-8")
 
 
-
 def _yaml_value(text: str) -> str | None:
     """The ``value:`` of a PyRIT template (a YAML file; yaml is imported here only)."""
     import yaml  # build-time only
@@ -239,7 +238,6 @@ def obfuscated_rows(injections: list[dict[str, str]]) -> list[dict[str, str]]:
     return rows
 
 
-
 def react_native_rows(mirrors: Path) -> tuple[list[dict[str, str]], list[tuple[str, str]]]:
     """Developer-mode sections (benign) and every other mid-sized section (carriers of placed injections)."""
     repo = "facebook/react-native-website"
@@ -257,6 +255,18 @@ def react_native_rows(mirrors: Path) -> tuple[list[dict[str, str]], list[tuple[s
     return rows, carriers
 
 
+PLACEMENTS = ("fake_role_blank_line", "markdown_heading", "html_comment")
+
+
+def placed(carrier: str, header: str, text: str, kind: str) -> str:
+    """``text`` placed in a carrier: after a blank line with a fake role header, under a heading, in an HTML comment."""
+    if kind == "fake_role_blank_line":
+        return f"{carrier}\n\n{header if not header.startswith('#') else 'System:'} {text}"
+    if kind == "markdown_heading":
+        return f"{carrier}\n\n{header if header.startswith('#') else '## System'}\n\n{text}"
+    return f"{carrier}\n\n<!-- {text} -->\n"
+
+
 def placed_rows(injections: list[dict[str, str]], carriers: list[tuple[str, str]]) -> list[dict[str, str]]:
     """English injections placed in benign documentation: behind a fake role header, a heading or in a comment."""
     short = sorted(
@@ -268,13 +278,8 @@ def placed_rows(injections: list[dict[str, str]], carriers: list[tuple[str, str]
     for i, r in enumerate(short[:90]):
         carrier, csrc = carriers[i % len(carriers)]
         header = FAKE_HEADERS[int(_sha(r["text"]), 16) % len(FAKE_HEADERS)]
-        kind = ("fake_role_blank_line", "markdown_heading", "html_comment")[i % 3]
-        if kind == "fake_role_blank_line":
-            text = f"{carrier}\n\n{header if not header.startswith('#') else 'System:'} {r['text']}"
-        elif kind == "markdown_heading":
-            text = f"{carrier}\n\n{header if header.startswith('#') else '## System'}\n\n{r['text']}"
-        else:
-            text = f"{carrier}\n\n<!-- {r['text']} -->\n"
+        kind = PLACEMENTS[i % 3]
+        text = placed(carrier, header, r["text"], kind)
         src = f"{r['source']} placed in {csrc}"
         rows.append(_row(text, "injection", "role_confusion", src, kind, "en"))
     return rows
@@ -340,7 +345,6 @@ def llama_cpp_rows(mirrors: Path) -> list[dict[str, str]]:
     pattern = re.compile(r"<\|im_start\|>|<\|start_header_id\|>|\[INST\]|<start_of_turn>|<\|system\|>")
     rows += [r for r in _code_windows(mirrors, repo, "llama_cpp", pattern, "chat_template_code")][:80]
     return rows
-
 
 
 def main() -> None:

@@ -54,7 +54,7 @@ import zipfile
 from pathlib import Path
 
 from build_round5 import _sha  # the same helpers, as round 5 committed them
-from build_round6 import FAKE_HEADERS, TRANSFORMS  # and round 6's transforms and fake role headers
+from build_round6 import FAKE_HEADERS, PLACEMENTS, TRANSFORMS, placed  # round 6's transforms, headers, placements
 
 OUT = Path(__file__).parent
 ROUND = "7"
@@ -225,13 +225,8 @@ def placed_rows(injections: list[dict[str, str]], carriers: list[str]) -> list[d
     for i, r in enumerate(short):
         carrier = carriers[i % len(carriers)]
         header = headers[int(_sha(r["text"] + "h"), 16) % len(headers)]
-        kind = ("fake_role_blank_line", "markdown_heading", "html_comment")[i % 3]
-        if kind == "fake_role_blank_line":
-            text = f"{carrier}\n\n{header if not header.startswith('#') else 'System:'} {r['text']}"
-        elif kind == "markdown_heading":
-            text = f"{carrier}\n\n{header if header.startswith('#') else '## System'}\n\n{r['text']}"
-        else:
-            text = f"{carrier}\n\n<!-- {r['text']} -->\n"
+        kind = PLACEMENTS[i % 3]
+        text = placed(carrier, header, r["text"], kind)
         src = f"{r['source']} placed in {csrc}"
         rows.append(_row(text, "injection", "role_confusion", src, kind, "en", r["_group"]))
     return rows
