@@ -876,6 +876,7 @@ class Engine:
         most = int(limit * self.policy.fact_share)
         reserve = 0
         facts: list[tuple[int, str, str]] = []
+        costs: dict[str, int] = {}  # a fact line's tokens, counted once for both fits
         if most:
             # The head at the shortest it may be: the facts after it are the most the excerpt can list; when they
             # take less than the share, the head gets the rest back.
@@ -884,14 +885,14 @@ class Engine:
             end = min(tail_start, start + _FACT_SCAN_CHARS)
             facts = [f for f in output_fact_lines(text, start, end) if f[1] not in shown] if start < end else []
             if facts:
-                reserve = _fit_excerpt(self.counter, text, facts, most)[1]
+                reserve = _fit_excerpt(self.counter, text, facts, most, costs)[1]
         kept, ref = await offload_oversized_result(
             block, limit=limit - reserve, counter=self.counter, offloader=workspace
         )
         if ref is None or not reserve:
             return kept, ref
         head = "\n".join(b.text for b in kept.content[:-1] if isinstance(b, TextBlock))
-        excerpt = _fit_excerpt(self.counter, text, [f for f in facts if f[0] >= len(head)], reserve)[0]
+        excerpt = _fit_excerpt(self.counter, text, [f for f in facts if f[0] >= len(head)], reserve, costs)[0]
         if not excerpt:
             return kept, ref
         content = list(kept.content)
@@ -1188,9 +1189,9 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
 
 
 def _fit_excerpt(
-    counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int
+    counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int, costs: dict[str, int]
 ) -> tuple[str, int]:
-    """The fact lines that fit ``budget`` tokens, and their tokens.
+    """The fact lines that fit ``budget`` tokens, and their tokens (``costs``: each entry's count, filled here).
 
     Errors first, then ids, then paths (earliest first in each), listed in the output's order; the first line that
     does not fit ends the choice.
@@ -1203,7 +1204,10 @@ def _fit_excerpt(
         number, line = _fact_line(text, at, value)
         if number in chosen:
             continue
-        more = counter.count_text(f"{number + 1}: {line}\n")
+        entry = f"{number + 1}: {line}\n"
+        more = costs.get(entry)
+        if more is None:
+            more = costs[entry] = counter.count_text(entry)
         if cost + more > budget:
             break
         chosen[number] = line
