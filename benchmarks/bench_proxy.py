@@ -61,7 +61,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import orjson
 
@@ -540,6 +540,7 @@ class Stack:
     upstream_ports: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-proxy-")))
+    lock: IO[str] | None = None  # held while the contextfold arm uses the fixed state path (`_state`)
 
     def _spawn(self, args: list[str], log: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         out = open(self.tmp / log, "wb")  # noqa: SIM115 - closed with the process
@@ -654,9 +655,9 @@ class Stack:
 
         root = Path(tempfile.gettempdir()) / "contextfold-bench-proxy"
         root.mkdir(exist_ok=True)
-        self._lock = open(root / "lock", "w")  # noqa: SIM115 - held until the process ends
+        self.lock = open(root / "lock", "w")  # noqa: SIM115 - held until the process ends
         try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise SystemExit(f"another bench_proxy.py run holds {root / 'lock'}; wait for it to finish") from None
         state = root / "state"
