@@ -55,6 +55,7 @@ import re
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from build_round5 import _ls, _sections, _sha, split  # the same helpers, as round 5 committed them
@@ -347,6 +348,29 @@ def llama_cpp_rows(mirrors: Path) -> list[dict[str, str]]:
     return rows
 
 
+def write_round(
+    rows: list[dict[str, str]],
+    seen: set[str],
+    split: Callable[[list[dict[str, str]]], tuple[list[dict[str, str]], list[dict[str, str]]]],
+    frozen: str,
+) -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
+    """Keep the new, non-blank rows of at most MAX_LEN characters once each, split them, and append the tune half
+    to tune.jsonl and write the other as the new frozen part ``frozen`` (keys starting with ``_`` are dropped).
+
+    Returns the kept rows, the tune half and the frozen half."""
+    unique = []
+    for r in rows:
+        if r["text"].strip() and r["text"] not in seen and len(r["text"]) <= MAX_LEN:
+            seen.add(r["text"])
+            unique.append(r)
+    tune, ev = split(unique)
+    for name, part, mode in (("tune.jsonl", tune, "a"), (frozen, ev, "w")):
+        with (OUT / name).open(mode, encoding="utf-8") as fh:
+            for r in part:
+                fh.write(json.dumps({k: v for k, v in r.items() if not k.startswith("_")}, ensure_ascii=False) + "\n")
+    return unique, tune, ev
+
+
 def main() -> None:
     mirrors, wheels = Path(sys.argv[1]), Path(sys.argv[2])
     seen = set()
@@ -358,18 +382,7 @@ def main() -> None:
     bases = injections + openings(injections)
     rows = injections + obfuscated_rows(bases) + placed_rows(bases, carriers)
     rows += rn_rows + authelia_rows(mirrors) + llm_rows(mirrors) + llama_cpp_rows(mirrors)
-    unique = []
-    for r in rows:
-        if r["text"].strip() and r["text"] not in seen and len(r["text"]) <= MAX_LEN:
-            seen.add(r["text"])
-            unique.append(r)
-    tune, ev = split(unique)
-    with (OUT / "tune.jsonl").open("a", encoding="utf-8") as fh:
-        for r in tune:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    with (OUT / "eval4.jsonl").open("w", encoding="utf-8") as fh:
-        for r in ev:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
+    unique, tune, ev = write_round(rows, seen, split, "eval4.jsonl")
     print(f"round 6: {len(unique)} strings: tune +{len(tune)}, eval4 {len(ev)}")
 
 

@@ -54,7 +54,13 @@ import zipfile
 from pathlib import Path
 
 from build_round5 import _sha  # the same helpers, as round 5 committed them
-from build_round6 import FAKE_HEADERS, PLACEMENTS, TRANSFORMS, placed  # round 6's transforms, headers, placements
+from build_round6 import (  # round 6's transforms, headers, placements
+    FAKE_HEADERS,
+    PLACEMENTS,
+    TRANSFORMS,
+    placed,
+    write_round,
+)
 
 OUT = Path(__file__).parent
 ROUND = "7"
@@ -331,18 +337,7 @@ def main() -> None:
     injections = [r for r in injections if r["text"].strip() and r["text"] not in seen and len(r["text"]) <= MAX_LEN]
     rows = injections + obfuscated_rows(injections) + placed_rows(injections, carriers)
     rows += [r for r in sp_rows if r["label"] == "benign"] + catalog_rows(debs) + code_rows(wheels)
-    unique = []
-    for r in rows:
-        if r["text"].strip() and r["text"] not in seen and len(r["text"]) <= MAX_LEN:
-            seen.add(r["text"])
-            unique.append(r)
-    tune, ev = split(unique)
-    with (OUT / "tune.jsonl").open("a", encoding="utf-8") as fh:
-        for r in tune:
-            fh.write(json.dumps({k: v for k, v in r.items() if k != "_group"}, ensure_ascii=False) + "\n")
-    with (OUT / "eval5.jsonl").open("w", encoding="utf-8") as fh:
-        for r in ev:
-            fh.write(json.dumps({k: v for k, v in r.items() if k != "_group"}, ensure_ascii=False) + "\n")
+    unique, tune, ev = write_round(rows, seen, split, "eval5.jsonl")
     print(f"round 7: {len(unique)} strings: tune +{len(tune)}, eval5 {len(ev)}")
 
 
