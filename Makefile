@@ -53,13 +53,23 @@ e2e: $(STAMP)
 docs: $(DOCS_STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
+# AgentScope 2.0.6 (the token-count peer) pins mcp<2, the dev extra needs mcp>=2: the peer gets a venv of its own.
+PEER_VENV := .venv-agentscope
+PEER_STAMP := $(PEER_VENV)/.installed-bench
+
+$(PEER_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(PEER_VENV)
+	$(PEER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(PEER_VENV)/bin/python -m pip install --quiet -e '.[bench,bench-agentscope,tiktoken]'
+	touch $(PEER_STAMP)
+
 # The quick, self-contained benchmarks; each writes its section of benchmarks/results/, then BENCHMARKS.md is rebuilt.
 # The corpus replays (bench_replay, bench_quality, check_corpus, calibrate) are documented in BENCHMARKS.md.
-bench: $(STAMP)
+bench: $(STAMP) $(PEER_STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(BIN)/python benchmarks/bench_count.py --out benchmarks/results/tokens.md
+	$(PEER_VENV)/bin/python benchmarks/bench_count.py --out benchmarks/results/tokens.md
 	$(BIN)/python benchmarks/bench_demo.py --write
 	$(BIN)/python benchmarks/build_report.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site
+	rm -rf $(VENV) $(PEER_VENV) .pytest_cache .mypy_cache .ruff_cache site

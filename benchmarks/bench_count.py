@@ -13,7 +13,9 @@ The implementations take turns within each repeat (round robin), so a burst of
 load from other processes hits all of them alike; the ratio to agentscope is
 the median of the per-repeat ratios.
 
-    .venv/bin/python benchmarks/bench_count.py [--n 2000] [--repeat 15] [--out benchmarks/results/tokens.md]
+    .venv-agentscope/bin/python benchmarks/bench_count.py [--n 2000] [--repeat 15] [--out benchmarks/results/tokens.md]
+
+(``make bench`` makes that venv: AgentScope 2.0.6 pins ``mcp<2``, which the dev extra's ``mcp>=2`` cannot share.)
 
 Message conversion to each library's own types is done before timing.
 """
@@ -198,7 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         old = args.out.read_text(encoding="utf-8") if args.out.exists() else "# Token counting benchmarks\n"
         body = (
             "<!-- bench_count -->\n## Counting speed\n\n"
-            f"Command: `.venv/bin/python benchmarks/bench_count.py --repeat {args.repeat} --out {args.out}`\n\n"
+            "Command: `.venv-agentscope/bin/python benchmarks/bench_count.py "
+            f"--repeat {args.repeat} --out {args.out}`\n\n"
             f"{table}\n<!-- /bench_count -->"
         )
         if "<!-- bench_count -->" in old:

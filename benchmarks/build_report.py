@@ -53,7 +53,9 @@ HEADER = """# Benchmarks
 Every figure below was measured on this project's machine kind (2 cores, AMD EPYC, 24 GiB, Python 3.11.7) with the
 command written next to it. The machines are shared and noisy, so peers always run side by side in the same
 process or session and are compared as ratios; absolute times move by tens of percent between runs. Peer libraries
-come from the `bench` extra (`pip install -e '.[dev,bench]'`); benchmarks that replay the corpus read
+come from the `bench` extra (`pip install -e '.[dev,bench]'`), except AgentScope 2.0.6, which pins `mcp<2` and
+so has a venv of its own (`make bench` makes `.venv-agentscope` with `.[bench,bench-agentscope,tiktoken]`);
+benchmarks that replay the corpus read
 `../shared/corpus` (present on the project's machines, not in a user's clone).
 
 This file is assembled by `.venv/bin/python benchmarks/build_report.py` from `benchmarks/results/*.md`, which the
