@@ -476,8 +476,12 @@ async def engine_forwarded(
     from contextfold.proxy._engine import Engine
 
     out: dict[str, tuple[list[bytes], list[bytes], list[float], list[bool]]] = {}
+    policy = dict(policy or {})
+    trigger = policy.pop("trigger_ratio", None)  # a `ProxyConfig` field, not a `CompactionPolicy` one
     with tempfile.TemporaryDirectory() as tmp:
         config = ProxyConfig(window=window, state_dir=Path(tmp))
+        if trigger is not None:
+            config = dataclasses.replace(config, trigger_ratio=trigger)
         engine = Engine(config, SQLiteStore(Path(tmp) / "state.sqlite3"), make_counter())
         if policy:
             engine.policy = dataclasses.replace(engine.policy, **policy)
@@ -992,8 +996,11 @@ SWEEP: list[dict[str, Any]] = [
     {"offload_tokens": 0},
     {"precompute": "off"},
     {"precompute": "replacement"},
+    {"trigger_ratio": 0.8},
+    {"trigger_ratio": 0.6},
 ]
-"""Compaction policies (`CompactionPolicy` fields) compared by ``--sweep``, each against the default."""
+"""Compaction policies (`CompactionPolicy` fields, and `ProxyConfig.trigger_ratio`) compared by ``--sweep``, each
+against the default."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1007,7 +1014,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--headroom-venv", type=Path, default=ROOT / ".venv-headroom")
     parser.add_argument("--engine-only", action="store_true")
     parser.add_argument("--sweep", action="store_true", help="also the policies of SWEEP (--engine-only)")
-    policy_help = 'also this policy: CompactionPolicy fields as JSON, e.g. {"offload_tokens":1000} (--engine-only)'
+    policy_help = (
+        'also this policy: CompactionPolicy fields (and trigger_ratio) as JSON, e.g. {"offload_tokens":1000} '
+        "(--engine-only)"
+    )
     parser.add_argument("--policy", action="append", metavar="JSON", help=policy_help + "; repeatable")
     parser.add_argument("--quick", action="store_true", help="3 conversations and one 100k synthetic session")
     parser.add_argument("--out", type=Path, default=None)
@@ -1030,7 +1040,9 @@ def main(argv: list[str] | None = None) -> int:
             "change the fields shown (the first default was target_ratio 0.83, summary_ratio 0.4, reserve_ratio "
             "0.1, min_recent_messages 6; the one before this was 0.3, 0.7, 0.05, 2). The first row below is the "
             "first-sight cut before this default: offload_tokens 2000, head and last lines only (fact_share 0), no "
-            "pointers to repeated results (dedupe_tokens 0). Proxy ms are wall clock on a shared machine.",
+            "pointers to repeated results (dedupe_tokens 0). `trigger_ratio` rows change `ProxyConfig.trigger_ratio` "
+            "(default 0.7; 0.8 is the library's trigger): when a compaction happens, not how deep it cuts. Proxy ms "
+            "are wall clock on a shared machine.",
             "",
             *asyncio.run(engine_run(args, sessions, meter)),
         ]

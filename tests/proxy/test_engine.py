@@ -22,8 +22,8 @@ from contextfold.proxy._wire import FORMATS, message_hash
 TENANT = "t" * 32
 
 
-def _engine(path: Path, window: int = 3000) -> Engine:
-    config = ProxyConfig(window=window, state_dir=path)
+def _engine(path: Path, window: int = 3000, **config_fields: Any) -> Engine:
+    config = ProxyConfig(window=window, state_dir=path, **config_fields)
     return Engine(config, SQLiteStore(path / "state.sqlite3"), BytesCounter())
 
 
@@ -339,7 +339,9 @@ def test_a_large_newest_tool_group_is_kept_while_the_rest_is_compacted(tmp_path:
     msgs.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "big", "content": "word " * 4800}]})
     from contextfold.proxy import CompactionPolicy
 
-    engine = _engine(tmp_path, window=40_000)
+    # At a 0.8 trigger the newest group fits whole under the trigger (at a lower one its result alone passes a
+    # quarter of the budget and is cut, which is another test's business).
+    engine = _engine(tmp_path, window=40_000, trigger_ratio=0.8)
     engine.policy = CompactionPolicy(offload_tokens=0, dedupe_tokens=0)  # results whole: the cut must fall before them
     outcome = asyncio.run(engine.rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
     assert outcome.compacted and outcome.tokens_after <= 32_000
@@ -377,7 +379,7 @@ def test_a_deeper_policy_cuts_deeper_and_so_compacts_less_often(tmp_path: Path) 
     assert n_deep >= 2 and n_shallow >= 2
     assert n_deep < n_shallow
     assert max(deep_after) < min(shallow_after)
-    trigger = int(8000 * 0.8)
+    trigger = int(8000 * ProxyConfig().trigger_ratio)
     assert all(t <= trigger for t in deep_after + shallow_after)
 
 
@@ -385,7 +387,7 @@ def test_the_default_policy_plans_into_its_share_of_the_room(tmp_path: Path) -> 
     from contextfold.proxy import CompactionPolicy
 
     policy = CompactionPolicy()
-    room = int(8000 * 0.8)  # no tools: the whole trigger is room
+    room = int(8000 * ProxyConfig().trigger_ratio)  # no tools: the whole trigger is room
     turn = len(orjson.dumps({"role": "user", "content": "u00 " + "word " * 300})) // 4 + 60  # one turn, BytesCounter
     # On the request path (no precomputation) the plan (summary plus the newest messages kept verbatim) aims at
     # target_ratio of the room.
@@ -482,7 +484,7 @@ def test_a_request_between_pre_trigger_and_trigger_goes_out_unchanged_and_starts
         for n in range(40):
             history.append({"role": "user", "content": f"u{n} " + "word " * 300})
             out = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
-            if out.tokens_before > int(8000 * 0.8 * engine.policy.precompute_ratio):
+            if out.tokens_before > int(8000 * engine.config.trigger_ratio * engine.policy.precompute_ratio):
                 assert not out.compacted and out.body is None  # below the trigger: the client's own bytes
                 assert len(engine._next) == 1  # one task for the lineage
                 again = await engine.rewrite(FORMATS["anthropic"], _body(copy.deepcopy(history)), {}, TENANT)
@@ -761,6 +763,6 @@ def test_a_precomputed_replacement_leaves_its_summary_room_when_a_user_turn_is_l
     outs = asyncio.run(run())
     first = next(o for o, _ in outs if o.compacted)
     summary = orjson.dumps(orjson.loads(first.body or b"")["messages"][0]).decode()
-    room = int((8000 * 0.8) * 0.25 * 0.4)  # the summary's share of the shallowest plan, in tokens
+    room = int(8000 * ProxyConfig().trigger_ratio * 0.25 * 0.4)  # the summary's share of the shallowest plan (tokens)
     assert len(summary) // 4 >= room // 2, summary[:300]
     assert "/repo/src/mod_1.py" in summary  # an early fact survived the compaction

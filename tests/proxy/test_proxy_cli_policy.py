@@ -39,9 +39,12 @@ def test_each_flag_reaches_the_policy(argv: list[str], field: str, value: object
 
 
 def test_the_trigger_flag_reaches_the_config_and_no_flag_means_the_defaults(tmp_path: Path) -> None:
-    assert _config(["--trigger-ratio", "0.7"], tmp_path).trigger_ratio == 0.7  # type: ignore[attr-defined]
+    from contextfold.proxy import ProxyConfig
+
+    assert _config(["--trigger-ratio", "0.6"], tmp_path).trigger_ratio == 0.6  # type: ignore[attr-defined]
     plain = _config([], tmp_path)
-    assert plain.compaction == CompactionPolicy() and plain.trigger_ratio == 0.8  # type: ignore[attr-defined]
+    assert plain.compaction == CompactionPolicy()  # type: ignore[attr-defined]
+    assert plain.trigger_ratio == ProxyConfig().trigger_ratio == 0.7  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def _add_policy_arguments(parser: Any) -> None:
         type=float,
         default=None,
         metavar="R",
-        help="compact when a request would pass this share of the window (default 0.8; at most 0.9)",
+        help="compact when a request would pass this share of the window (default 0.7; at most 0.9)",
     )
     group.add_argument(
         "--target-ratio",
@@ -255,8 +255,9 @@ def proxy_config(ctx: CLIContext) -> Any:
     if args.trigger_ratio is not None and not 0 < args.trigger_ratio <= 0.9:
         raise ConfigError(f"--trigger-ratio: must be in (0, 0.9] (got {args.trigger_ratio:g})")
     retention = DEFAULT_RETENTION if args.retention is None else parse_duration(args.retention)
+    trigger = {} if args.trigger_ratio is None else {"trigger_ratio": args.trigger_ratio}
     return ProxyConfig(
-        trigger_ratio=0.8 if args.trigger_ratio is None else args.trigger_ratio,
+        **trigger,
         compaction=compaction_policy(args),
         host=args.host,
         port=args.port,
