@@ -1,0 +1,88 @@
+"""Fast paths of the guard give what the slow path they short-circuit gives (hypothesis, text built for the edges)."""
+
+import sys
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from contextfold._guard import _concepts, _views
+
+_RANGES = ((0x400, 0x4FF), (0x3040, 0x30FF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
+
+
+def _scripted(s: str) -> bool:
+    return any(lo <= ord(c) <= hi for c in s for lo, hi in _RANGES)
+
+
+def test_lower_case_makes_no_script_character_from_another() -> None:
+    # `_concepts._sparse_hits` looks only near the text's own characters of these scripts: lower-casing (which the
+    # concept search reads) must not turn any other character into one.
+    assert all(_concepts._SCRIPTS.search(w) for w in _concepts._WORDS)
+    assert not [c for c in range(sys.maxunicode + 1) if not _scripted(chr(c)) and _scripted(chr(c).lower())]
+
+
+_WORDS = sorted(_concepts._WORDS)
+_piece = st.one_of(
+    st.sampled_from(_WORDS),
+    st.sampled_from(_WORDS).map(str.upper),
+    st.sampled_from(["а", "Я", "ё", "İ", "Σ", "ς", "?", " ", "\n", ",", "ai", "你", "x"]),
+    st.integers(0, 400).map(lambda k: "x" * k),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_piece, max_size=40).map("".join))
+def test_sparse_concept_hits_equal_the_whole_text_search(text: str) -> None:
+    places = _concepts._script_places(text)
+    if places is None:  # too many non-ASCII characters: the whole text is searched, no fast path to compare
+        return
+    assert list(_concepts._sparse_hits(text, places)) == list(_concepts._hits(_concepts._lower(text)))
+
+
+def _spots(marks: bytes, pat: bytes) -> list[int] | None:
+    """The slow path `_views._many_spots` stands for: one ``find`` loop per pattern (None: more than 64 times)."""
+    out: list[int] = []
+    i = marks.find(pat)
+    while i >= 0:
+        if len(out) == _views._SPOTS:
+            return None
+        out.append(i)
+        i = marks.find(pat, i + len(pat) - 1)
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from([b"a", b"rd", b"mp", b"cr", b"gn", b"x", b"ab"]), min_size=1, max_size=4, unique=True),
+    st.lists(st.sampled_from([b" ", b"a", b"rd", b"mp", b"cr", b"x", b"  "]), max_size=400).map(b" ".join),
+)
+def test_many_spots_equal_one_find_loop_per_pattern(runs: list[bytes], body: bytes) -> None:
+    marks = b" " + body + b" "
+    pats = tuple(sorted(b" " + r + b" " for r in runs)) if len(runs) > 1 else (b" a a a a a ",)
+    each = [_spots(marks, p) for p in pats]
+    got = _views._many_spots(marks, pats)
+    if any(found is None for found in each):
+        assert got is None
+    else:
+        assert got is not None
+        assert sorted(got) == sorted(i for found in each for i in found if found is not None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(["ign0re", "1gn0r3", "ignore", "syst3m", "pr0mpt", "x", " ", "\n", "!", "|"]), max_size=80)
+)
+def test_leet_and_spaced_gates_of_a_large_text_equal_the_small_text_reading(pieces: list[str]) -> None:
+    # Padding makes the text large (the RE2 paths); the same decision over the text read whole with ``find``.
+    text = ("x " * 2100) + " ".join(pieces) + " i g n o r e" * (len(pieces) % 2)
+    raw = text.encode()
+    spaced = b" " + raw.translate(_views._LETTERS) + b" "
+    toks = set(spaced.split())
+    leet = b" " + raw.translate(_views._LEET_BYTES).translate(_views._LETTERS) + b" "
+    fragments = _views._LEET_FRAGMENTS.intersection(toks)
+    if len(fragments) >= 2:
+        expected = any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _views._PLAIN_FRAMED)
+        assert _views._leet_hit(raw, spaced, fragments) == expected
+    singles = _views._SINGLE.intersection(toks)
+    words = [w for letters, w in _views._SPACED if letters <= singles]
+    assert _views._spaced_hit(spaced, singles) == any(spaced.find(w) >= 0 for w in words)
