@@ -5,7 +5,7 @@ import sys
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold._guard import _concepts, _views
+from contextfold._guard import _concepts, _learned, _scan, _sieve, _views
 
 _RANGES = ((0x400, 0x4FF), (0x3040, 0x30FF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 
@@ -86,3 +86,29 @@ def test_leet_and_spaced_gates_of_a_large_text_equal_the_small_text_reading(piec
     singles = _views._SINGLE.intersection(toks)
     words = [w for letters, w in _views._SPACED if letters <= singles]
     assert _views._spaced_hit(spaced, singles) == any(spaced.find(w) >= 0 for w in words)
+
+
+_VOCABULARY = sorted(_sieve._KNOWN.get()[1])
+_run_piece = st.one_of(
+    st.sampled_from(_VOCABULARY),
+    st.sampled_from(_VOCABULARY).map(lambda w: w + b"s"),
+    st.sampled_from([b" ", b"\\n", b"\\t", b"\\", b"n", b"_", b"?", b"1", b"-", b"\n", b"ab"]),
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_run_piece, max_size=30).map(b"".join))
+def test_known_runs_are_the_letter_runs_among_the_known_words(raw: bytes) -> None:
+    # What `_scan._scan` gives a text of one part instead of `_tokens`: the same runs, among the known words.
+    letters = raw.translate(_scan._LETTERS)
+    runs = _sieve.known_runs(b" " + letters + b" ")
+    if raw.find(b"\\") >= 0:
+        runs.update(_scan._AFTER_ESCAPE.findall(raw))
+    known = frozenset(_VOCABULARY)
+    assert known & runs == known & _scan._tokens(raw, letters, 0, len(raw))
+
+
+def test_known_words_cover_every_vocabulary_a_cleared_text_is_read_through() -> None:
+    words = _sieve._SIEVE.get()[1]
+    vocabularies = [words, _learned.TRIGGER_WORDS, _views._ROT13, _views._REVERSED, _views._LEET_FRAGMENTS]
+    assert all(v <= frozenset(_VOCABULARY) for v in [*vocabularies, _views._SINGLE])
