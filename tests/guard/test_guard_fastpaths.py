@@ -1,5 +1,6 @@
 """Fast paths of the guard give what the slow path they short-circuit gives (hypothesis, text built for the edges)."""
 
+import re
 import sys
 
 from hypothesis import given, settings
@@ -112,3 +113,12 @@ def test_known_words_cover_every_vocabulary_a_cleared_text_is_read_through() -> 
     words = _sieve._SIEVE.get()[1]
     vocabularies = [words, _learned.TRIGGER_WORDS, _views._ROT13, _views._REVERSED, _views._LEET_FRAGMENTS]
     assert all(v <= frozenset(_VOCABULARY) for v in [*vocabularies, _views._SINGLE])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=60), st.sampled_from([3, 4, 5]))
+def test_shifted_copies_give_every_substring_of_n_characters(text: str, n: int) -> None:
+    # `_learned.grams` cuts its n-grams by zipping shifted copies; the regex it replaced found them at every position.
+    expected = set(re.findall("(?=(" + "." * n + "))", text, re.DOTALL))
+    assert set(map("".join, zip(*(text[k:] for k in range(n)), strict=False))) == expected
+    assert _learned.grams(text) == set(re.findall("(?=(....))", " " + re.sub(r"\s+", " ", text) + " ", re.DOTALL))
