@@ -122,3 +122,15 @@ def test_shifted_copies_give_every_substring_of_n_characters(text: str, n: int) 
     expected = set(re.findall("(?=(" + "." * n + "))", text, re.DOTALL))
     assert set(map("".join, zip(*(text[k:] for k in range(n)), strict=False))) == expected
     assert _learned.grams(text) == set(re.findall("(?=(....))", " " + re.sub(r"\s+", " ", text) + " ", re.DOTALL))
+
+
+def test_str_split_and_the_regex_blank_agree_on_every_character() -> None:
+    # `_learned._collapse_blanks` splits where ``re``'s ``\s`` matches: the two must mean the same characters.
+    blank = re.compile(r"\s")
+    assert not [c for c in range(sys.maxunicode + 1) if bool(blank.fullmatch(chr(c))) != chr(c).isspace()]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(st.sampled_from(["a", "b", " ", "\t", "\n", "\u00a0", "\u2028", "\x1c", "\u3000", "é"]), max_size=30))
+def test_collapsed_blanks_equal_the_regex_substitution(text: str) -> None:
+    assert _learned._collapse_blanks(text) == re.sub(r"\s+", " ", text)
