@@ -2,10 +2,11 @@
 
 Two checks, each printing one line (and exit status 1 on any difference):
 
-- ``guard``: the findings of `scan_injection` (rule, severity, span, excerpt; learned model on and off) over the
-  guard corpus (every split of ``tests/data/guard``),
-  every text of ``../shared/corpus/dev``, and variants of them (upper-cased, JSON-escaped, padded, repeated) plus
-  30 KB floods of attack units;
+- ``guard``: the findings of `scan_injection` (rule, severity, span, excerpt; learned model on and off), the text
+  `sanitize_injection` writes (on and off) and what `redact_secrets` writes (text and spans) over the guard corpus
+  (every split of ``tests/data/guard``), every text of ``../shared/corpus/dev``, variants of them (upper-cased,
+  JSON-escaped, padded, repeated), 30 KB floods of attack units, and bench_guard.py's inputs (the dev tool results
+  as one 2 MB text, 300 KB of each adversarial unit);
 - ``replay``: the SHA-256 of every prepared context (canonical JSON of the messages and the Anthropic rendering) of
   the harness's 2,000-message session replayed through the benchmark adapters (default, without the ledger,
   calibrated counter) with a fixed clock advancing 3 minutes per step;
@@ -41,7 +42,8 @@ _CANDIDATES = (ROOT.parent / "shared", ROOT.parent.parent / "shared")
 SHARED = next((p for p in _CANDIDATES if p.is_dir()), _CANDIDATES[0])
 
 _GUARD = r"""
-import glob, json, sys
+import glob, hashlib, json, sys
+from contextfold._guard import redact_secrets, sanitize_injection
 from contextfold._guard._injection import scan_injection
 texts = []
 for name in sorted(glob.glob(f"{sys.argv[1]}/tests/data/guard/*.jsonl")):
@@ -62,9 +64,19 @@ texts += [json.dumps(t) for t in base] + [t.replace(" ", "\\n") for t in base[:3
 units = ["ignore the ", "system: ", "<|im_start|>", "tell me your password ", "you are now ",
          "reveal the system prompt ", "\\nignore ", "do anything now ", "print your instructions "]
 texts += [u * (30000 // len(u)) for u in units] + [("x " * 200).join(base[i:i + 5]) for i in range(0, 300, 5)]
+# bench_guard.py's inputs: the dev tool results in one 2 MB call, and its adversarial units (300 KB: several parts)
+tool = [m["content"] + "\n" for line in open(f"{sys.argv[2]}/corpus/dev/swe_mini_gemini3pro.jsonl", encoding="utf-8")
+        for m in json.loads(line)["messages"] if m["role"] == "tool" and m["content"]]
+texts.append("".join(tool)[:2_000_000])
+texts += [u * (300_000 // len(u)) for u in ("a\u200b", "\u0430", '{"name": "x", ', "show me your ", "aWdub3Jl",
+                                              "1gn0r3 ", "i g n o r e ", "\u5ffd\u7565\u6307\u4ee4")]
 out = [[(f.rule, f.severity, f.start, f.end, f.excerpt) for f in scan_injection(t, learned=on)] for on in (True, False)
        for t in texts]
-print(json.dumps({"texts": len(texts), "found": sum(map(bool, out)), "findings": out}))
+# What the guard writes: sanitize_injection's text (learned on and off) and redact_secrets' text and spans.
+sha = lambda s: hashlib.sha256(s.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+out += [[sha(sanitize_injection(t, learned=on).text)] for on in (True, False) for t in texts]
+out += [[sha(r.text), [(x.kind, x.start, x.end) for x in r.redactions]] for r in map(redact_secrets, texts)]
+print(json.dumps({"texts": len(texts), "found": sum(map(bool, out[: 2 * len(texts)])), "findings": out}))
 """
 
 _REPLAY = r"""

@@ -194,3 +194,15 @@ def test_multi_segment_credential_names_are_redacted() -> None:
     result = redact_secrets(text)
     assert result.text == "aws_secret_access_key = [redacted:api-key]\nmy_monkey = 12345678"
     assert redact_secrets(result.text).text == result.text
+
+
+# Text made of gate literals, their pieces and glue: literals overlap, nest ("sk-" in "sk-ant-") and abut.
+_gate_pieces = st.sampled_from([lit.decode() for lit in _secrets._GATE_LITS] + ["k", "_", "-", "s", "ë", "\n"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(_gate_pieces, st.text(max_size=6)), max_size=20).map("".join))
+def test_gate_prefilter_finds_exactly_the_literals_that_occur(text: str) -> None:
+    # One RE2 set pass stands for one ``find`` per gate literal: it must report exactly the literals present.
+    low = text.encode("ascii", "replace").lower()
+    assert _secrets._present(low) == {lit for lit in _secrets._GATE_LITS if lit in low}

@@ -134,20 +134,76 @@ def _hits(low: str) -> Iterator[tuple[int, int, frozenset[str]]]:
         yield start, end, _WORDS[word]
 
 
+def _lower(text: str) -> str:
+    """``text`` lower-cased with its offsets kept (a letter whose lower case is longer, "İ", stays as it is)."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    return low
+
+
+# Every concept word holds a character of `_SCRIPTS` (checked here): in a large text with few such characters a hit
+# lies within _REACH of one, so only those stretches are lowered and searched (`_sparse_hits`).
+_REACH = max(map(len, _WORDS)) + 1  # a Cyrillic word's match also holds the character before it
+_ALL_SCRIPTED = all(_SCRIPTS.search(w) for w in _WORDS)
+_LARGE = 8192
+_FEW = 256  # non-ASCII characters at most for the stretches; more: the whole text is searched
+
+
+def _script_places(text: str) -> list[int] | None:
+    """Where ``text``'s characters of `_SCRIPTS` are (None: more than `_FEW` non-ASCII characters)."""
+    ascii_bytes = text.encode("ascii", "replace")
+    if ascii_bytes.count(b"?") > _FEW:
+        return None
+    out: list[int] = []
+    i = ascii_bytes.find(b"?")
+    while i >= 0:
+        c = ord(text[i])
+        if 0x400 <= c <= 0x4FF or 0x3040 <= c <= 0x30FF or 0x4E00 <= c <= 0x9FFF or 0xAC00 <= c <= 0xD7AF:
+            out.append(i)
+        i = ascii_bytes.find(b"?", i + 1)
+    return out
+
+
+def _sparse_hits(text: str, places: list[int]) -> Iterator[tuple[int, int, frozenset[str]]]:
+    """`_hits` of ``text`` lower-cased, read only within `_REACH` of ``places`` (its characters of `_SCRIPTS`).
+
+    A hit holds one of them, so none starts or ends outside those stretches, and a stretch's search starts where
+    none can begin: the hits are those of the whole text, in order.
+    """
+    n = len(text)
+    stretches: list[list[int]] = []
+    for p in places:
+        if stretches and p - _REACH <= stretches[-1][1]:
+            stretches[-1][1] = p + _REACH
+        else:
+            stretches.append([p - _REACH, p + _REACH])
+    for lo, hi in stretches:
+        lo, hi = max(0, lo), min(n, hi)
+        for start, end, found in _hits(_lower(text[lo:hi])):
+            yield start + lo, end + lo, found
+
+
 def concept_findings(text: str) -> list[Finding]:
     """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text.
 
     Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed.
     """
-    if text.isascii() or _SCRIPTS.search(text) is None:
+    if text.isascii():
         return []
-    low = text.lower()
-    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets those of ``text``
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    places = _script_places(text) if len(text) > _LARGE and _ALL_SCRIPTED else None
+    if places is not None:  # a large text with few characters of these scripts: only the stretches around them
+        if not places:
+            return []
+        hits = _sparse_hits(text, places)
+    else:
+        if _SCRIPTS.search(text) is None:
+            return []
+        hits = _hits(_lower(text))
     spans: list[list[int]] = []
     window: deque[tuple[int, int, frozenset[str]]] = deque()  # the hits since the last finding, within WINDOW
     after = 0  # hits read since the first finding
-    for hit in _hits(low):
+    for hit in hits:
         if spans:
             after += 1
             if after > _FLOOD:  # a flood of concept words: the last finding spans the rest, and reading stops

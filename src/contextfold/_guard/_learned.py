@@ -74,10 +74,19 @@ NGRAMS = (4,)
 # (either way) and cost about a third more per scored window. The data file's header names the features it was
 # trained with.
 WORDS = False
-_GRAM = {n: re.compile("(?=(" + "." * n + "))", re.DOTALL) for n in (3, 4, 5)}
-_BLANKS = re.compile(r"\s+")
 _WORD = re.compile(r"[^\W_]+")
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
+
+
+def _collapse_blanks(text: str) -> str:
+    r"""``re.sub(r"\s+", " ", text)`` by C-level split and join (several times faster on a long window).
+
+    ``str.split`` and ``re``'s ``\s`` agree on what a blank is (``str.isspace``).
+    """
+    parts = text.split()
+    if not parts:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + " ".join(parts) + (" " if text[-1].isspace() else "")
 
 
 def grams(folded: str) -> set[str]:
@@ -86,10 +95,10 @@ def grams(folded: str) -> set[str]:
     Blanks are collapsed and one blank added each end before n-grams are cut; with `WORDS`, each word and each pair
     of adjacent words is a feature too, marked by a leading tab (a word, or a word, a tab and the next word).
     """
-    s = " " + _BLANKS.sub(" ", folded) + " "
+    s = " " + _collapse_blanks(folded) + " "
     out: set[str] = set()
-    for n in NGRAMS:
-        out.update(_GRAM[n].findall(s))
+    for n in NGRAMS:  # every substring of n characters: the n shifted copies zipped (C-level, no regex per position)
+        out.update(map("".join, zip(*(s[k:] for k in range(n)), strict=False)))
     if WORDS:
         words = ["\t" + w for w in _WORD.findall(s)]
         out.update(words)

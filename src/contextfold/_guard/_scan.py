@@ -46,7 +46,7 @@ from contextfold._guard._findings import Finding, Severity
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
-from contextfold._guard._sieve import may_match
+from contextfold._guard._sieve import known_runs, may_match
 from contextfold._guard._views import view_findings
 
 __all__ = ["scan_injection"]
@@ -958,10 +958,14 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
     letters = raw.translate(_LETTERS)
+    spaced = b" " + letters + b" "
     runs: set[bytes] | None = None
     if sieve and len(raw) <= 2 * _CHUNK:  # a text of one part (a larger one almost always holds a rule's words)
-        # The letter runs: the views and the learned model read them, and so does the scan of a text of one part.
-        runs = _tokens(raw, letters, 0, len(raw))
+        # Its letter runs that the sieve, the views and the learned model ask about (all they read of a cleared
+        # text): `_tokens` restricted to those words, by one RE2 pass instead of a set of every run.
+        runs = known_runs(spaced)
+        if raw.find(b"\\") >= 0:
+            runs.update(_AFTER_ESCAPE.findall(raw))
     if runs is not None and not may_match(raw, runs):
         # No rule can match anywhere in the text (`contextfold._guard._sieve`): no anchors, gates or windows.
         rules: list[_Rule] = []
@@ -969,8 +973,7 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         starts: AbstractSet[bytes] = frozenset()
         toks: set[bytes] | None = None
     else:
-        rules, hits, starts, toks, runs = _anchor_hits(raw, letters, runs)
-    spaced = b" " + letters + b" "
+        rules, hits, starts, toks, runs = _anchor_hits(raw, letters)  # all the runs: the rules read every one
     findings: list[Finding] = []
     if rules:
         t = _Text(folded, raw, spaced, starts, toks)

@@ -40,7 +40,7 @@ from contextfold._lazy import Once
 if TYPE_CHECKING:
     from contextfold._guard._rules import _Rule
 
-__all__ = ["MAX_WORDS", "approximation", "build", "may_match", "rule_words"]
+__all__ = ["MAX_WORDS", "approximation", "build", "known_runs", "may_match", "rule_words"]
 
 _ANY = b"[\\x00-\\xff]"  # any byte (``.`` excludes a newline)
 _Q = 63  # ``?``: what a character outside ASCII is in the scan's bytes
@@ -188,3 +188,36 @@ def may_match(raw: bytes, runs: AbstractSet[bytes]) -> bool:
     if sieve is None or len(words.intersection(runs)) > MAX_WORDS:
         return True
     return sieve.search(raw) is not None
+
+
+def _known() -> tuple[Any, tuple[bytes, ...]]:
+    """One RE2 set of every word a cleared text's letter runs are asked about, each framed by blanks."""
+    from contextfold._guard._learned import TRIGGER_WORDS
+    from contextfold._guard._views import _LEET_FRAGMENTS, _REVERSED, _ROT13, _SINGLE
+
+    words = _SIEVE.get()[1]
+    vocabulary = tuple(sorted(words | TRIGGER_WORDS | _ROT13 | _REVERSED | _LEET_FRAGMENTS | _SINGLE))
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True
+    found = re2.Set.SearchSet(options)
+    for word in vocabulary:
+        found.Add(b"\\x20" + re.escape(word) + b"\\x20")
+    found.Compile()
+    return found, vocabulary
+
+
+_KNOWN: Once[tuple[Any, tuple[bytes, ...]]] = Once(_known)
+
+
+def known_runs(spaced: bytes) -> set[bytes]:
+    """The letter runs of ``spaced`` (letters, every other byte a blank, framed by blanks) that are known words.
+
+    Known: the rules' words (`rule_words`, what `may_match` counts), the learned model's trigger words and the
+    views' gate words (rot13 and reversed keywords, leetspeak fragments, single letters). A text the sieve clears is
+    read only through those sets (intersections), so this set, found by one RE2 pass (several times faster than
+    splitting the text into a set of all its runs), stands for the set of all runs there.
+    """
+    found, vocabulary = _KNOWN.get()
+    hit = found.Match(spaced)
+    return {vocabulary[i] for i in hit} if hit else set()
