@@ -94,7 +94,8 @@ PRICES = {
     "openai": {"read": 0.25, "write": 1.0, "ttl": 300.0, "auto": True},
     "responses": {"read": 0.1, "write": 1.0, "ttl": 300.0, "auto": True},
 }
-ARMS = ("direct", "passthrough", "contextfold", "headroom")
+ARMS = ("direct", "passthrough", "contextfold", "base", "headroom")
+"""``base``: contextfold from another tree (``--base-src``, e.g. the merge base's ``src``), for an A/B in one run."""
 SIZE_BUCKETS = (16_000, 32_000, 64_000, 128_000, 200_001)
 
 
@@ -143,7 +144,7 @@ def corpus_sessions(corpus: Path, limit: int = 0) -> list[Session]:
                     )
                 )
     if limit:
-        out = out[:limit]
+        out = out[: max(limit, 0)]
     return out
 
 
@@ -544,7 +545,9 @@ class Stack:
     upstream_ports: dict[str, int] = field(default_factory=dict)
     skipped: dict[str, str] = field(default_factory=dict)
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-proxy-")))
-    lock: IO[str] | None = None  # held while the contextfold arm uses the fixed state path (`_state`)
+    base_src: Path | None = None
+    proxy_args: Sequence[str] = ()
+    lock: IO[str] | None = None  # held while the contextfold arms use the fixed state paths (`_state`)
 
     def _spawn(self, args: list[str], log: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
         out = open(self.tmp / log, "wb")  # noqa: SIM115 - closed with the process
@@ -580,7 +583,13 @@ class Stack:
                         "passthrough.log",
                     )
                     _wait_ready(f"http://127.0.0.1:{port}/healthz", proc)
-                elif arm == "contextfold":
+                elif arm in ("contextfold", "base"):
+                    env = None
+                    if arm == "base":
+                        if self.base_src is None:
+                            self.skipped[arm] = "no --base-src given"
+                            continue
+                        env = {**os.environ, "PYTHONPATH": str(self.base_src)}
                     proc = self._spawn(
                         [
                             self.python,
@@ -597,9 +606,11 @@ class Stack:
                             "--window",
                             str(self.window),
                             "--state",
-                            str(self._state()),
+                            str(self._state(arm)),
+                            *(self.proxy_args if arm == "contextfold" else ()),
                         ],
-                        "contextfold.log",
+                        f"{arm}.log",
+                        env,
                     )
                     _wait_ready(f"http://127.0.0.1:{port}/healthz", proc)
                 elif arm == "headroom":
@@ -648,7 +659,7 @@ class Stack:
             at += 8 + n
         return out
 
-    def _state(self) -> Path:
+    def _state(self, arm: str) -> Path:
         """The contextfold arm's ``--state``: one fixed path, so two runs forward the same bytes.
 
         The notices name an offloaded item by its path under the state directory; a random temporary name costs a
@@ -659,12 +670,13 @@ class Stack:
 
         root = Path(tempfile.gettempdir()) / "contextfold-bench-proxy"
         root.mkdir(exist_ok=True)
-        self.lock = open(root / "lock", "w")  # noqa: SIM115 - held until the process ends
-        try:
-            fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise SystemExit(f"another bench_proxy.py run holds {root / 'lock'}; wait for it to finish") from None
-        state = root / "state"
+        if self.lock is None:
+            self.lock = open(root / "lock", "w")  # noqa: SIM115 - held until the process ends
+            try:
+                fcntl.flock(self.lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise SystemExit(f"another bench_proxy.py run holds {root / 'lock'}; wait for it to finish") from None
+        state = root / ("state" if arm == "contextfold" else f"state-{arm}")
         shutil.rmtree(state, ignore_errors=True)
         return state
 
@@ -886,11 +898,13 @@ def cost_tables(results: dict[tuple[str, str, str], SessionResult], formats: Seq
 
 
 def per_session_table(results: dict[tuple[str, str, str], SessionResult], fmt: str, window: int) -> list[str]:
+    present = {a for _, _, a in results}
+    shown = [a for a in ARMS[1:] if a in present or a in ("passthrough", "contextfold", "headroom")]
     lines = [
         "| session | requests | direct max tokens | "
-        + " | ".join(f"{a} tokens / cost vs direct" for a in ARMS[1:])
+        + " | ".join(f"{a} tokens / cost vs direct" for a in shown)
         + " |",
-        "|---|---|---|" + "---|" * (len(ARMS) - 1),
+        "|---|---|---|" + "---|" * len(shown),
     ]
     names = sorted({s for f, s, _ in results if f == fmt})
     for s in names:
@@ -898,7 +912,7 @@ def per_session_table(results: dict[tuple[str, str, str], SessionResult], fmt: s
         if d is None or d.max_forwarded <= window:
             continue
         cells = []
-        for arm in ARMS[1:]:
+        for arm in shown:
             r = results.get((fmt, s, arm))
             cells.append(f"{r.tokens / d.tokens:.2f}x / {r.cost / d.cost:.2f}x" if r else "–")
         lines.append(f"| {s} | {d.requests} | {d.max_forwarded:,} | " + " | ".join(cells) + " |")
@@ -1006,12 +1020,15 @@ against the default."""
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=str(CORPUS))
-    parser.add_argument("--limit", type=int, default=0, help="first N corpus conversations only")
+    parser.add_argument("--limit", type=int, default=0, help="first N corpus conversations only (-1: none)")
     parser.add_argument("--synthetic", type=int, nargs="*", default=[200_000, 200_000, 120_000])
     parser.add_argument("--formats", nargs="+", default=list(FORMAT_NAMES), choices=FORMAT_NAMES)
     parser.add_argument("--window", type=int, default=WINDOW)
-    parser.add_argument("--arms", nargs="+", default=list(ARMS), choices=ARMS)
+    parser.add_argument("--arms", nargs="+", default=None, choices=ARMS, help="default: all (base with --base-src)")
     parser.add_argument("--headroom-venv", type=Path, default=ROOT / ".venv-headroom")
+    base_help = "the arm 'base': contextfold imported from this src directory (e.g. a merge base's), side by side"
+    parser.add_argument("--base-src", type=Path, default=None, help=base_help)
+    parser.add_argument("--proxy-args", default="", help="extra options of the contextfold arm (not base), one string")
     parser.add_argument("--engine-only", action="store_true")
     parser.add_argument("--sweep", action="store_true", help="also the policies of SWEEP (--engine-only)")
     policy_help = (
@@ -1021,7 +1038,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", action="append", metavar="JSON", help=policy_help + "; repeatable")
     parser.add_argument("--quick", action="store_true", help="3 conversations and one 100k synthetic session")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--rows", type=Path, default=None, help="also write every request's timings here (JSON lines)")
     args = parser.parse_args(argv)
+    if args.arms is None:
+        args.arms = [a for a in ARMS if a != "base" or args.base_src is not None]
     if args.quick:
         args.limit = args.limit or 3
         args.synthetic = [100_000]
@@ -1051,12 +1071,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:
             write_section(args.out, text, SWEEP_BEGIN, SWEEP_END)
         return 0
-    stack = Stack(python=sys.executable, headroom_venv=args.headroom_venv, window=args.window)
+    stack = Stack(
+        python=sys.executable,
+        headroom_venv=args.headroom_venv,
+        window=args.window,
+        base_src=args.base_src,
+        proxy_args=args.proxy_args.split(),
+    )
     try:
         stack.start(args.arms)
         rows, results = run_http(stack, args.formats, sessions, meter, Analyzer(meter))
     finally:
         stack.stop()
+    if args.rows:
+        args.rows.write_text("".join(json.dumps(dataclasses.asdict(r)) + "\n" for r in rows))
     text = "\n".join(report(args, command, machine, sessions, stack, rows, results))
     print(text)
     if args.out:

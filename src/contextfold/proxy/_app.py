@@ -39,6 +39,7 @@ from contextfold._tokens._factory import make_counter
 from contextfold.proxy._config import AUTH_HEADER, ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._relay import (
+    StreamedAnswer,
     adjust_usage,
     error_body,
     header_map,
@@ -48,6 +49,7 @@ from contextfold.proxy._relay import (
     upstream_url,
 )
 from contextfold.proxy._tenant import credential_of, tenant_of
+from contextfold.proxy._upstream import UpstreamClient, UpstreamError
 from contextfold.proxy._wire import FORMATS, WireFormat
 
 __all__ = ["AUTH_HEADER", "ProxyState", "create_app"]
@@ -100,6 +102,7 @@ class ProxyState:
     metrics: _Metrics
     log: LogSink
     client: httpx2.AsyncClient | None = None
+    upstream: UpstreamClient | None = None
     ready: bool = False
 
 
@@ -140,6 +143,7 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
         timeout = httpx2.Timeout(config.connect_timeout, read=config.read_timeout, write=config.read_timeout)
         limits = httpx2.Limits(max_connections=200, max_keepalive_connections=50, keepalive_expiry=60)
         state.client = httpx2.AsyncClient(timeout=timeout, limits=limits, follow_redirects=False, trust_env=False)
+        state.upstream = UpstreamClient(connect_timeout=config.connect_timeout, read_timeout=config.read_timeout)
         try:
             await store.ping()
         except StoreError as exc:
@@ -151,6 +155,7 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
             state.ready = False
             await state.engine.aclose()  # background compactions cancelled and awaited before the store closes
             await state.client.aclose()
+            await state.upstream.aclose()
             with contextlib.suppress(StoreError):
                 await store.aclose()
 
@@ -176,7 +181,7 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     async def metrics(request: Request) -> Response:
         return Response(generate_latest(state.metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
-    async def relay(request: Request) -> Response:
+    async def relay(request: Request) -> Response | StreamedAnswer:
         return await _relay(state, request)
 
     middleware = [Middleware(_AuthMiddleware, token=config.auth_token)] if config.auth_token else []
@@ -264,7 +269,7 @@ async def _read_capped(request: Request, cap: int) -> tuple[list[bytes], bool, A
     return chunks, False, stream
 
 
-async def _relay(state: ProxyState, request: Request) -> Response:
+async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnswer:
     started = time.perf_counter()
     config = state.config
     headers = header_map(request.headers.items())
@@ -335,25 +340,31 @@ async def _forward(
     virtual: bool,
     elapsed: float,
     original: bytes | None = None,
-) -> Response:
-    from starlette.responses import Response, StreamingResponse
+) -> Response | StreamedAnswer:
+    from starlette.responses import Response
 
     client = state.client
     assert client is not None, "the app's lifespan did not run"
     forwarded_headers = request_headers(request.headers.items(), identity=virtual)
-    upstream_req = client.build_request(request.method, url, headers=forwarded_headers, content=payload)
+    lean = state.upstream if request.method == "POST" and isinstance(payload, bytes) else None
+
+    async def send(content: bytes | AsyncIterator[bytes]) -> Any:
+        if lean is not None and isinstance(content, bytes):
+            return await lean.post(url, forwarded_headers, content)  # the hot path: `_upstream`
+        built = client.build_request(request.method, url, headers=forwarded_headers, content=content)
+        return await client.send(built, stream=True)
+
     try:
-        upstream = await client.send(upstream_req, stream=True)
+        upstream = await send(payload)
         if original is not None and upstream.status_code == 400:
             # The provider refused the rewritten request: send the client's own bytes instead, so the proxy never
             # makes a request fail that would have succeeded without it (and relay whatever that one gets).
             await upstream.aclose()
             state.metrics.fail_open.labels("upstream refused the rewrite").inc()
             state.log("contextfold proxy: the upstream refused the rewritten request (400); sent the original instead")
-            retry = client.build_request(request.method, url, headers=forwarded_headers, content=original)
-            upstream = await client.send(retry, stream=True)
+            upstream = await send(original)
             outcome = None
-    except httpx2.HTTPError as exc:
+    except (httpx2.HTTPError, UpstreamError) as exc:
         message = f"contextfold proxy: cannot reach the upstream {url.split('?')[0]}: {type(exc).__name__}"
         state.log(message)
         return Response(error_body(provider, message), status_code=502, media_type="application/json")
@@ -381,13 +392,15 @@ async def _forward(
                 chunks = sse_adjust(chunks, delta)
             async for chunk in chunks:
                 yield chunk
-        except httpx2.HTTPError as exc:
+        except (httpx2.HTTPError, UpstreamError) as exc:
             state.log(f"contextfold proxy: upstream stream broke: {type(exc).__name__}")
         finally:
             await upstream.aclose()
 
     relayed = response_headers(upstream.headers.multi_items(), keep_length=not adjust)
-    return StreamingResponse(body(), status_code=upstream.status_code, headers=_merge(relayed, own))
+    own_names = {name.lower() for name in own}
+    kept = [(name, value) for name, value in relayed if name.lower() not in own_names]
+    return StreamedAnswer(body(), upstream.status_code, [*kept, *own.items()])
 
 
 def _merge(relayed: list[tuple[str, str]], own: dict[str, str]) -> Any:

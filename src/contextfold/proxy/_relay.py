@@ -10,13 +10,15 @@ events that carry ``usage`` (one event is held until its blank line).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Mapping
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 import orjson
 
 __all__ = [
     "HOP_BY_HOP",
+    "StreamedAnswer",
     "adjust_usage",
     "error_body",
     "request_headers",
@@ -153,3 +155,48 @@ def _adjust_event(event: bytes, delta: int) -> bytes:
 def header_map(headers: Iterable[tuple[str, str]]) -> Mapping[str, str]:
     """Lower-case header names to values (the last one wins)."""
     return {k.lower(): v for k, v in headers}
+
+
+class StreamedAnswer:
+    """An ASGI response relaying an upstream's answer chunk by chunk, stopped when the client goes away.
+
+    What Starlette's ``StreamingResponse`` does for a server speaking ASGI 2.3 (uvicorn), without its task group:
+    the chunks are sent from the request's own task and one small task waits for ``http.disconnect``, cancelling
+    the relay if the client leaves first (the body iterator's ``finally`` then closes the upstream). Starlette's
+    version runs the relay and the listener as two tasks under an anyio cancel scope, a fixed cost per request
+    measured in ``docs/proxy.md``. ``background`` runs after the last byte, as Starlette's responses do.
+    """
+
+    def __init__(self, body: AsyncIterator[bytes], status_code: int, headers: Iterable[tuple[str, str]]) -> None:
+        self.body = body
+        self.status_code = status_code
+        self.raw_headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
+        self.background: Callable[[], Awaitable[None]] | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        task = asyncio.current_task()
+        state = {"done": False, "gone": False}
+
+        async def watch() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            if not state["done"] and task is not None:
+                state["gone"] = True
+                task.cancel()
+
+        watcher = asyncio.ensure_future(watch())
+        try:
+            await send({"type": "http.response.start", "status": self.status_code, "headers": self.raw_headers})
+            async for chunk in self.body:
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not state["gone"]:
+                raise
+            if task is not None:
+                task.uncancel()  # the cancellation was ours (the client left): the request ends normally
+        finally:
+            state["done"] = True
+            watcher.cancel()
+        if self.background is not None:
+            await self.background()
