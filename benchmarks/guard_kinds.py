@@ -29,8 +29,9 @@ def blocked(text: str) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--misses", action="store_true", help="print the strings the guard gets wrong")
+    ap.add_argument("--sets", default="first,second,third", help="which sets (comma-separated)")
     args = ap.parse_args()
-    for name in ("first", "second", "third"):
+    for name in args.sets.split(","):
         part = SETS[name]
         missed = [r for r in part["injection"] if not blocked(r["text"])]
         flagged = [t for t in part["benign"] if blocked(t)]

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from contextfold._guard._findings import Finding, Severity
+from contextfold._guard._latin import RULE_ID as _LATIN_ID
+from contextfold._guard._latin import latin_spans
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
@@ -938,6 +940,30 @@ def _learned_findings(
     return out
 
 
+def _latin_findings(
+    text: str, norm: Normalized, raw: bytes, runs: AbstractSet[bytes], findings: list[Finding]
+) -> list[Finding]:
+    """Concepts that meet in English or another Latin-script language (`_guard._latin`) where no rule blocked.
+
+    Medium, or low where one of the words that met is quoted as an example or in a string literal, or the span is in
+    a code fence (where a rule's match would be low too).
+    """
+    spans = latin_spans(raw, runs)
+    if not spans:
+        return []
+    blocked = [(f.start, f.end) for f in findings if f.blocking]
+    folded = norm.text
+    out: list[Finding] = []
+    for lo, hi, met in spans:
+        start, end = norm.span(lo, hi)
+        if any(s < end and start < e for s, e in blocked):
+            continue
+        low = _in_code_fence(folded, lo) or any(_downgraded(_LATIN_ID, folded, at) for at in met)
+        sev: Severity = "low" if low else "medium"
+        out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LATIN_ID))
+    return out
+
+
 def _quoted_line(folded: str, at: int) -> bool:
     """True when the line of ``at`` quotes an example ("such as ...", "for example: ...") before it."""
     lo = folded.rfind("\n", max(0, at - 400), at) + 1
@@ -988,6 +1014,7 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
                     low = _CAMEL_CASE.fullmatch(text, start, end) is not None  # an identifier: ``IgnoreRules``
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
+    findings += _latin_findings(text, norm, raw, runs, findings)
     if views:
         if learned:
             view_scan = _view_scan if sieve else _unsieved_view_scan
