@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from contextfold import scan_injection
-from contextfold._guard._latin import _ANCHORS, _CONCEPTS, GATE, RULE_ID, latin_spans
+from contextfold._guard._latin import _ANCHORS, _CONCEPTS, RULE_ID, gate_open, latin_spans
 from contextfold._guard._normalize import fold_bytes
 
 _LETTERS = bytes(c if 97 <= c <= 122 else 32 for c in range(256))
@@ -81,19 +81,26 @@ def test_a_rule_finding_is_not_repeated() -> None:
     assert rules == ["override.ignore_ml"]
 
 
-# Every match of an anchor concept holds a letter run of GATE, so a text without one can skip the search.
-_ANCHOR_ALTERNATIVES = [alt for name in _ANCHORS for alt in _CONCEPTS[name]]
+# Every match of an anchor concept opens the gate (a gate word, beside a partner where it has one; an override
+# beside the instructions it combines with), so a text that does not open it can skip the search.
+_ANCHOR_ALTERNATIVES = [(name, alt) for name in _ANCHORS for alt in _CONCEPTS[name]]
+_ALPHABET = st.characters(codec="ascii", categories=("Ll", "Nd", "Zs", "Po"))
+
+
+def _match_of(pattern: str) -> st.SearchStrategy[str]:
+    return st.from_regex(re.compile(pattern, re.ASCII), fullmatch=True, alphabet=_ALPHABET)
 
 
 @pytest.mark.parametrize("k", range(len(_ANCHOR_ALTERNATIVES)))
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_gate_holds_a_word_of_every_anchor_match(k: int, data: st.DataObject) -> None:
-    pattern = _ANCHOR_ALTERNATIVES[k]
-    alphabet = st.characters(codec="ascii", categories=("Ll", "Nd", "Zs", "Po"))
-    text = data.draw(st.from_regex(re.compile(pattern, re.ASCII), fullmatch=True, alphabet=alphabet))
+    name, pattern = _ANCHOR_ALTERNATIVES[k]
+    text = data.draw(_match_of(pattern))
+    if name == "override":  # an override counts beside the instructions it voids
+        text += " " + data.draw(st.sampled_from(_CONCEPTS["instructions"]).flatmap(_match_of))
     runs = set(text.encode().translate(_LETTERS).split())
-    assert not runs.isdisjoint(GATE), text
+    assert gate_open(runs), text
 
 
 @settings(max_examples=200, deadline=None)
