@@ -17,6 +17,7 @@ import binascii
 import codecs
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from contextfold._guard._concepts import concept_findings
 from contextfold._guard._findings import Category, Finding, Severity
@@ -75,6 +76,10 @@ _COMMON_REVERSED = frozenset(w[::-1] for w in _COMMON) - {
     b"od",
     b"ym",
 }
+# English of three words or more almost always holds one of these five; in rot13 or reversed they open the count.
+_CODED_SIGNS = frozenset(
+    form for w in ("the", "you", "your", "and", "to") for form in (codecs.encode(w, "rot13").encode(), w[::-1].encode())
+) - {b"ot"}
 # Leetspeak of common words leaves single letters ("y0u" leaves "y" and "u"): four of these open the wider test.
 _LEET_SINGLES = frozenset(bytes([c]) for c in b"yuwhrndts")
 _LEET_L = str.maketrans("013457@$!|", "oleastasil")  # "ru135" reads "rules" with 1 as l
@@ -159,9 +164,12 @@ def _leet_hit(raw: bytes, spaced: bytes, fragments: frozenset[bytes]) -> bool:
     return any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED)
 
 
-def _leet_words(raw: bytes, toks: set[bytes]) -> bool:
-    """Whether a short text reads as English in leetspeak: three common words appear only when digits are letters."""
-    if len(raw) > _LARGE or len(_LEET_SINGLES.intersection(toks)) < 4:
+def _leet_words(raw: bytes, toks: set[bytes], singles: AbstractSet[bytes]) -> bool:
+    """Whether a short text reads as English in leetspeak: three common words appear only when digits are letters.
+
+    ``singles``: the text's single-letter runs (leetspeak of common words leaves some: "y0u" leaves "y" and "u").
+    """
+    if len(_LEET_SINGLES.intersection(singles)) < 4:
         return False
     leet = set(raw.translate(_LEET_BYTES).translate(_LETTERS).split())
     return len(_COMMON.intersection(leet) - toks) >= 3
@@ -378,21 +386,24 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
         toks = set(spaced.split())
         rot13 = len(_ROT13.intersection(toks))
         backwards = len(_REVERSED.intersection(toks))
-    if rot13 < 2 and len(_COMMON_ROT13.intersection(toks)) >= 3:
-        rot13 = 2
-    if backwards < 2 and len(_COMMON_REVERSED.intersection(toks)) >= 3:
-        backwards = 2
+    if not _CODED_SIGNS.isdisjoint(toks):  # "the", "you", "your", "and" or "to" in rot13 or reversed
+        if rot13 < 2 and len(_COMMON_ROT13.intersection(toks)) >= 3:
+            rot13 = 2
+        if backwards < 2 and len(_COMMON_REVERSED.intersection(toks)) >= 3:
+            backwards = 2
     if rot13 >= 2:
         out += [_moved(f, "rot13", f.start, f.end, text) for f in scan(codecs.encode(text, "rot13")) if f.blocking]
     if backwards >= 2:
         out += [_moved(f, "reversed", n - f.end, n - f.start, text) for f in scan(text[::-1]) if f.blocking]
     fragments = _LEET_FRAGMENTS.intersection(toks)
-    if (len(fragments) >= 2 and _leet_hit(raw, spaced, fragments)) or _leet_words(raw, toks):
+    singles = _SINGLE.intersection(toks)
+    if (len(fragments) >= 2 and _leet_hit(raw, spaced, fragments)) or (
+        len(singles) >= 4 and len(raw) <= _LARGE and _leet_words(raw, toks, singles)
+    ):
         found = [f for f in scan(text.translate(_LEET)) if f.blocking]
         if not found:  # "1" is "i" or "l": read it as "l" too
             found = [f for f in scan(text.translate(_LEET_L)) if f.blocking]
         out += [_moved(f, "leet", f.start, f.end, text) for f in found]
-    singles = _SINGLE.intersection(toks)
     if len(singles) >= 4 and _spaced_hit(spaced, singles):
         found = [f for f in scan(_despaced(text)) if f.blocking and f.end > f.start]
         if found:
