@@ -401,7 +401,7 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
         len(singles) >= 4 and len(raw) <= _LARGE and _leet_words(raw, toks, singles)
     ):
         found = [f for f in scan(text.translate(_LEET)) if f.blocking]
-        if not found:  # "1" is "i" or "l": read it as "l" too
+        if not found and n <= _LARGE:  # "1" is "i" or "l": read a short text with it as "l" too
             found = [f for f in scan(text.translate(_LEET_L)) if f.blocking]
         out += [_moved(f, "leet", f.start, f.end, text) for f in found]
     if len(singles) >= 4 and _spaced_hit(spaced, singles):
