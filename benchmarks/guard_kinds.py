@@ -1,9 +1,11 @@
 """The guard on the kinds issue 14 names for its held-out set, one by one (a checklist, not a measure).
 
-``benchmarks/guard_kinds.json`` holds two small sets written here for those kinds (injections in six languages,
+``benchmarks/guard_kinds.json`` holds three small sets written here for those kinds (injections in six languages,
 persona reassignment, fake role headers, lasting changes, orders addressed to an AI, encoded forms; benign docs
 about chat-template tokens and tool-call tags, password UI text, developer-mode settings, code on prompt
-variables). Rules were fitted to them, so their figures say what the named kinds do, not how the guard generalizes.
+variables). Rules were fitted to the first two, so their figures say what the named kinds do, not how the guard
+generalizes; the third was written and committed before round 8 changed any rule, and is read once before and once
+after that round.
 
 Run: .venv/bin/python benchmarks/guard_kinds.py [--misses]
 (another revision: ``git worktree add /tmp/rev REV`` and ``PYTHONPATH=/tmp/rev/src`` before the command).
@@ -27,8 +29,9 @@ def blocked(text: str) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--misses", action="store_true", help="print the strings the guard gets wrong")
+    ap.add_argument("--sets", default="first,second,third", help="which sets (comma-separated)")
     args = ap.parse_args()
-    for name in ("first", "second"):
+    for name in args.sets.split(","):
         part = SETS[name]
         missed = [r for r in part["injection"] if not blocked(r["text"])]
         flagged = [t for t in part["benign"] if blocked(t)]

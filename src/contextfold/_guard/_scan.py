@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from contextfold._guard._findings import Finding, Severity
+from contextfold._guard._latin import RULE_ID as _LATIN_ID
+from contextfold._guard._latin import latin_spans
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
@@ -268,6 +270,19 @@ def _describes_command(folded: str, start: int) -> bool:
     return _LIST_ITEM.match(folded, lo) is not None and _COMMAND_NEXT.match(folded, lo) is not None
 
 
+# Writing a prompt of one's own ("write a system prompt", "provide a custom system prompt"): docs, not extraction.
+_AUTHORING_AT = re.compile(
+    r"(?:write|create|design|craft|draft|build|compose|make|add|set|define|provide|give|pass|use)[\x20\t]{1,3}"
+    r"(?:an?|new|custom|good|better|short|your own|their own|my own)\b"
+)
+# A chat-template token followed by a template placeholder ("<|im_start|>{role}", "<|im_start|>{{ message.role }}"):
+# the template's own text in docs.
+_TOKEN_TEMPLATE_AT = re.compile(r"<\|[a-z_]{2,30}\|>\{\{?[\x20\t]{0,2}[\w.\[\]'\"]{1,40}")
+# A code line assigning a literal (``SYSTEM_PROMPT = "You are ..."``, ``ignore_previous_instructions = False``).
+_CODE_ASSIGN = re.compile(
+    r"[\x20\t]{0,40}[a-z_][\w.\[\]'\"]{0,60}[\x20\t]{0,4}(?::[\x20\t]{0,4}[\w.\[\]]{1,30}[\x20\t]{0,4})?=[\x20\t]{0,4}"
+    r"(?:[rbfu]{0,2}[\"']|true\b|false\b|none\b|null\b|-?\d)"
+)
 _CAMEL_CASE = re.compile(r"[A-Z][a-z]{2,20}(?:[A-Z][a-z]{1,20}){1,4}")
 # Documentation of a model's tool-call format: "the model answers with <tool_call>...", "it emits {...}".
 _DESCRIBES_TOOL = re.compile(
@@ -310,6 +325,8 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
         return True
     if rule_id == "secret.credentials" and re.match(r"(?:tell|give|share) us your\b", folded[start : start + 20]):
         return True
+    if rule_id == "secret.prompt" and _AUTHORING_AT.match(folded, start):
+        return True  # "how to write a system prompt for your assistant": authoring one, not asking for ours
     if _QUOTED_BEFORE.search(folded, max(0, start - 24), start):
         return True
     if _in_code_string(folded, start):
@@ -322,7 +339,9 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
 def _structure_downgraded(rule_id: str, folded: str, start: int) -> bool:
     """`_downgraded` for a structural rule: a role token named or quoted, a tool call in code or described."""
     if rule_id in ("role.chatml", "role.inst") and (
-        _in_short_literal(folded, start)
+        _TOKEN_TEMPLATE_AT.match(folded, start)
+        or folded.endswith("}", 0, start)  # after a placeholder: ``{content}<|im_end|>``
+        or _in_short_literal(folded, start)
         or _in_code_string(folded, start)
         or _TOKEN_NAMED_BEFORE.search(folded, max(0, start - 24), start)
         or _TOKEN_NAMED_AFTER.match(folded, start)
@@ -932,10 +951,66 @@ def _learned_findings(
             continue
         # Like a rule's match: in a code fence, a string literal of code or quoted as an example it is only reported.
         at = first_trigger(raw, spaced, lo, hi)
-        low = _in_code_fence(folded, at) or _in_code_string(folded, at) or _quoted_line(folded, at)
+        low = (
+            _in_code_fence(folded, at)
+            or _in_code_string(folded, at)
+            or _quoted_line(folded, at)
+            or _in_chat_turn(folded, at)
+            or _CODE_ASSIGN.match(folded, folded.rfind("\n", max(0, at - 400), at) + 1) is not None
+        )
         sev: Severity = "low" if low else "medium"
         out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
     return out
+
+
+def _latin_findings(
+    text: str, norm: Normalized, raw: bytes, runs: AbstractSet[bytes], findings: list[Finding]
+) -> list[Finding]:
+    """Concepts that meet in English or another Latin-script language (`_guard._latin`) where no rule blocked.
+
+    Medium, or low where one of the words that met is quoted as an example or in a string literal, or the span is in
+    a code fence (where a rule's match would be low too).
+    """
+    spans = latin_spans(raw, runs)
+    if not spans:
+        return []
+    blocked = [(f.start, f.end) for f in findings if f.blocking]
+    folded = norm.text
+    out: list[Finding] = []
+    for lo, hi, met in spans:
+        start, end = norm.span(lo, hi)
+        if any(s < end and start < e for s, e in blocked):
+            continue
+        low = _in_code_fence(folded, lo) or any(_downgraded(_LATIN_ID, folded, at) for at in met)
+        sev: Severity = "low" if low else "medium"
+        out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LATIN_ID))
+    return out
+
+
+# A chat turn written out in YAML or JSON (docs and configs of chat APIs): the ``content`` of a ``role`` line.
+_ROLE_LINE = re.compile(
+    r"[\x20\t-]{0,12}[\"']?role[\"']?[\x20\t]{0,2}[:=][\x20\t]{0,2}[\"']?(?:system|user|assistant|developer)\b"
+)
+_CONTENT_OPEN = re.compile(r"[\x20\t-]{0,12}[\"']?content[\"']?[\x20\t]{0,2}[:=]")
+_JSON_TURN = re.compile(
+    r"[\"']role[\"'][\x20\t]{0,2}:[\x20\t]{0,2}[\"'](?:system|user|assistant|developer)[\"'][\x20\t]{0,2},[\x20\t]{0,2}[\"']content[\"'][\x20\t]{0,2}:"
+)
+
+
+def _in_chat_turn(folded: str, at: int) -> bool:
+    """True when ``at`` lies in the content of a chat turn written out as data (a learned window on a system prompt).
+
+    The learned model reads "You are a concise assistant ..." as an order to a reader; in ``role: system`` /
+    ``content: ...`` (or ``{"role": "system", "content": ...}``) it is a chat API's documented turn. An override in
+    such a turn is the rule ``role.yaml_system``'s.
+    """
+    lo = folded.rfind("\n", max(0, at - 400), at) + 1
+    if _JSON_TURN.search(folded, lo, at):
+        return True
+    if not _CONTENT_OPEN.match(folded, lo):
+        return False
+    prev = folded.rfind("\n", max(0, lo - 400), lo - 1) + 1 if lo else 0
+    return lo > 0 and _ROLE_LINE.match(folded, prev, lo) is not None
 
 
 def _quoted_line(folded: str, at: int) -> bool:
@@ -991,6 +1066,7 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
                     low = _CAMEL_CASE.fullmatch(text, start, end) is not None  # an identifier: ``IgnoreRules``
                 sev: Severity = "low" if low else rule.severity
                 findings.append(Finding(rule.category, sev, start, end, _excerpt(text, start, end), rule.rule_id))
+    findings += _latin_findings(text, norm, raw, runs, findings)
     if views:
         if learned:
             view_scan = _view_scan if sieve else _unsieved_view_scan

@@ -192,11 +192,23 @@ def may_match(raw: bytes, runs: AbstractSet[bytes]) -> bool:
 
 def _known() -> tuple[Any, tuple[bytes, ...]]:
     """One RE2 set of every word a cleared text's letter runs are asked about, each framed by blanks."""
+    from contextfold._guard._latin import GATE
     from contextfold._guard._learned import TRIGGER_WORDS
-    from contextfold._guard._views import _LEET_FRAGMENTS, _REVERSED, _ROT13, _SINGLE
+    from contextfold._guard._views import (
+        _CODED_SIGNS,
+        _COMMON,
+        _COMMON_REVERSED,
+        _COMMON_ROT13,
+        _LEET_FRAGMENTS,
+        _REVERSED,
+        _ROT13,
+        _SINGLE,
+    )
 
     words = _SIEVE.get()[1]
-    vocabulary = tuple(sorted(words | TRIGGER_WORDS | _ROT13 | _REVERSED | _LEET_FRAGMENTS | _SINGLE))
+    latin = set(GATE).union(*(partners for partners in GATE.values() if partners is not None))
+    views = _ROT13 | _REVERSED | _LEET_FRAGMENTS | _SINGLE | _COMMON | _COMMON_ROT13 | _COMMON_REVERSED | _CODED_SIGNS
+    vocabulary = tuple(sorted(words | TRIGGER_WORDS | views | latin))
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.never_capture = True
@@ -213,8 +225,9 @@ _KNOWN: Once[tuple[Any, tuple[bytes, ...]]] = Once(_known)
 def known_runs(spaced: bytes) -> set[bytes]:
     """The letter runs of ``spaced`` (letters, every other byte a blank, framed by blanks) that are known words.
 
-    Known: the rules' words (`rule_words`, what `may_match` counts), the learned model's trigger words and the
-    views' gate words (rot13 and reversed keywords, leetspeak fragments, single letters). A text the sieve clears is
+    Known: the rules' words (`rule_words`, what `may_match` counts), the learned model's trigger words, the
+    views' gate words (rot13 and reversed keywords and common words, leetspeak fragments, single letters) and the
+    Latin concept pass's gate words and their partners (`_latin.GATE`). A text the sieve clears is
     read only through those sets (intersections), so this set, found by one RE2 pass (several times faster than
     splitting the text into a set of all its runs), stands for the set of all runs there.
     """

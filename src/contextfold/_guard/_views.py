@@ -17,6 +17,7 @@ import binascii
 import codecs
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import re2
@@ -49,6 +50,42 @@ _KEYWORDS = (
 )  # fmt: skip (the first nine are the leetspeak probes)
 _ROT13 = frozenset(codecs.encode(w, "rot13").encode() for w in _KEYWORDS)
 _REVERSED = frozenset(w[::-1].encode() for w in _KEYWORDS)
+# Common English words of orders: a text whose letter runs hold three of them in rot13, reversed or in leetspeak
+# is English written that way, whatever its order says ("Sbetrg lbhe ehyrf naq fraq ...", "y0u 4r3 n0w ...").
+# Forms that are words themselves ("won", "era", "or") are left out.
+_COMMON_WORDS = """the and you your to of is are all with now from this that for not no it me my user will must do be
+    what them their these those any every only never always then"""
+_COMMON = frozenset(w.encode() for w in _COMMON_WORDS.split())
+_COMMON_ROT13 = frozenset(codecs.encode(w.decode(), "rot13").encode() for w in _COMMON) - {
+    b"or",
+    b"na",
+    b"va",
+    b"ab",
+    b"ba",
+    b"bs",
+}
+_COMMON_REVERSED = frozenset(w[::-1] for w in _COMMON) - {
+    b"won",
+    b"era",
+    b"on",
+    b"ton",
+    b"ti",
+    b"si",
+    b"ot",
+    b"fo",
+    b"eb",
+    b"em",
+    b"yna",
+    b"od",
+    b"ym",
+}
+# English of three words or more almost always holds one of these five; in rot13 or reversed they open the count.
+_CODED_SIGNS = frozenset(
+    form for w in ("the", "you", "your", "and", "to") for form in (codecs.encode(w, "rot13").encode(), w[::-1].encode())
+) - {b"ot"}
+# Leetspeak of common words leaves single letters ("y0u" leaves "y" and "u"): four of these open the wider test.
+_LEET_SINGLES = frozenset(bytes([c]) for c in b"yuwhrndts")
+_LEET_L = str.maketrans("013457@$!|", "oleastasil")  # "ru135" reads "rules" with 1 as l
 _PLAIN_FRAMED = tuple(b" " + w.encode() + b" " for w in _KEYWORDS[:9])
 _SPACED = tuple(
     (frozenset(c.encode() for c in w), b" " + " ".join(w).encode() + b" ")
@@ -170,6 +207,17 @@ def _leet_hit(raw: bytes, spaced: bytes, fragments: frozenset[bytes]) -> bool:
     if len(raw) > _LARGE:  # the keywords that occur in the leetspeak, in one pass; then each one's plain form
         return any(spaced.find(_PLAIN_FRAMED[k]) < 0 for k in _FRAMED_SET.Match(leet) or ())
     return any(leet.find(w) >= 0 and spaced.find(w) < 0 for w in _PLAIN_FRAMED)
+
+
+def _leet_words(raw: bytes, toks: set[bytes], singles: AbstractSet[bytes]) -> bool:
+    """Whether a short text reads as English in leetspeak: three common words appear only when digits are letters.
+
+    ``singles``: the text's single-letter runs (leetspeak of common words leaves some: "y0u" leaves "y" and "u").
+    """
+    if len(_LEET_SINGLES.intersection(singles)) < 4:
+        return False
+    leet = set(raw.translate(_LEET_BYTES).translate(_LETTERS).split())
+    return len(_COMMON.intersection(leet) - toks) >= 3
 
 
 def _texty(data: bytes) -> str | None:
@@ -383,14 +431,24 @@ def _views(text: str, raw: bytes, spaced: bytes, toks: set[bytes] | None, scan: 
         toks = set(spaced.split())
         rot13 = len(_ROT13.intersection(toks))
         backwards = len(_REVERSED.intersection(toks))
+    if not _CODED_SIGNS.isdisjoint(toks):  # "the", "you", "your", "and" or "to" in rot13 or reversed
+        if rot13 < 2 and len(_COMMON_ROT13.intersection(toks)) >= 3:
+            rot13 = 2
+        if backwards < 2 and len(_COMMON_REVERSED.intersection(toks)) >= 3:
+            backwards = 2
     if rot13 >= 2:
         out += [_moved(f, "rot13", f.start, f.end, text) for f in scan(codecs.encode(text, "rot13")) if f.blocking]
     if backwards >= 2:
         out += [_moved(f, "reversed", n - f.end, n - f.start, text) for f in scan(text[::-1]) if f.blocking]
     fragments = _LEET_FRAGMENTS.intersection(toks)
-    if len(fragments) >= 2 and _leet_hit(raw, spaced, fragments):
-        out += [_moved(f, "leet", f.start, f.end, text) for f in scan(text.translate(_LEET)) if f.blocking]
     singles = _SINGLE.intersection(toks)
+    if (len(fragments) >= 2 and _leet_hit(raw, spaced, fragments)) or (
+        len(singles) >= 4 and len(raw) <= _LARGE and _leet_words(raw, toks, singles)
+    ):
+        found = [f for f in scan(text.translate(_LEET)) if f.blocking]
+        if not found and n <= _LARGE:  # "1" is "i" or "l": read a short text with it as "l" too
+            found = [f for f in scan(text.translate(_LEET_L)) if f.blocking]
+        out += [_moved(f, "leet", f.start, f.end, text) for f in found]
     if len(singles) >= 4 and _spaced_hit(spaced, singles):
         found = [f for f in scan(_despaced(text)) if f.blocking and f.end > f.start]
         if found:
