@@ -234,6 +234,8 @@ _TOKEN_NAMED_BEFORE = re.compile(
 _TOKEN_NAMED_AFTER = re.compile(
     r"[^\s]{0,24}[\x20\t]{1,3}(?:and|or|,)[\x20\t]{1,3}(?:</?\||\[/?inst|<<?/?sys|<(?:start|end)_)"
     r"|[^\s]{0,24}[\x20\t]{1,3}(?:special[\x20\t])?(?:tokens?|tags?|markers?|delimiters?)\b"
+    # the part of a prompt the token opens ("inside the first [INST] block"), not an order to block something
+    r"|[^\s]{0,24}[\x20\t]{1,3}(?:blocks?|sections?)\b(?![\x20\t]+(?:the|all|any|every|each|access|users?)\b)"
 )
 # A request that is a function call (``print(system_prompt)``, ``get_password(user)``): code, not an order.
 _CALL_AT = re.compile(r"[a-z_][\w.]{0,40}\(")
