@@ -18,7 +18,8 @@ Families are grouped by who has to react::
     │   └── ReplayExhausted                 a replayed model was asked for a turn it did not record
     ├── ToolError                           raised by a tool: its message becomes the error result
     ├── ChannelFullError                    the steering channel is full; send again after the next drain
-    └── StoreError                          the proxy's session store cannot be reached (it forwards unchanged)
+    ├── StoreError                          the proxy's session store cannot be reached (it forwards unchanged)
+    └── UpstreamError                       the proxy's upstream cannot be reached or broke the protocol (502)
 
 Every class is defined here (the ground floor), so any layer can raise or catch any of them; each is also
 importable from the module that raises it. Errors pickle with their fields (they cross process boundaries).
@@ -48,6 +49,7 @@ __all__ = [
     "SummarizerError",
     "ToolError",
     "UnknownFormatError",
+    "UpstreamError",
     "WorkspaceError",
     "looks_like_context_length",
 ]
@@ -263,3 +265,10 @@ def looks_like_context_length(*texts: str | None) -> bool:
 
 class StoreError(ContextfoldError):
     """The session store cannot be reached, read or written (the proxy forwards the request unchanged)."""
+
+
+class UpstreamError(ContextfoldError):
+    """The proxy's upstream could not be reached, timed out, or broke the protocol (the proxy answers 502).
+
+    Raised by the proxy's own HTTP client (`contextfold.proxy._upstream`); a stream it breaks mid-answer ends.
+    """

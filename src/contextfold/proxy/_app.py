@@ -398,12 +398,11 @@ async def _forward(
             await upstream.aclose()
 
     relayed = response_headers(upstream.headers.multi_items(), keep_length=not adjust)
-    own_names = {name.lower() for name in own}
-    kept = [(name, value) for name, value in relayed if name.lower() not in own_names]
-    return StreamedAnswer(body(), upstream.status_code, [*kept, *own.items()])
+    return StreamedAnswer(body(), upstream.status_code, _merge(relayed, own).items())
 
 
 def _merge(relayed: list[tuple[str, str]], own: dict[str, str]) -> Any:
+    """The upstream's headers (repeated ones kept), then the proxy's own, which replace any of the same name."""
     from starlette.datastructures import MutableHeaders
 
     out = MutableHeaders()

@@ -23,13 +23,11 @@ from urllib.parse import urlsplit
 
 import httptools
 
+from contextfold._errors import UpstreamError
+
 __all__ = ["Answer", "AnswerHeaders", "UpstreamClient", "UpstreamError"]
 
 _READ = 65536
-
-
-class UpstreamError(Exception):
-    """The upstream could not be reached, timed out, or broke the protocol (the app answers 502 or stops)."""
 
 
 class AnswerHeaders(list[tuple[str, str]]):
