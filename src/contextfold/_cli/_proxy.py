@@ -60,6 +60,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--max-body-bytes", type=int, default=64 * 1024 * 1024, metavar="N", help=argparse.SUPPRESS)
     _add_policy_arguments(parser)
     parser.add_argument("--quiet", action="store_true", help="no console line per request")
+    parser.add_argument(
+        "--no-trust-env",
+        action="store_true",
+        help="ignore HTTPS_PROXY / HTTP_PROXY / ALL_PROXY / NO_PROXY and SSL_CERT_FILE / SSL_CERT_DIR (by default the "
+        "upstreams are reached as the official SDKs reach them; a loopback upstream always directly)",
+    )
     _add_store_arguments(parser)
     parser.add_argument(
         "--workspace-url",
@@ -227,6 +233,9 @@ def _serve(ctx: CLIContext) -> int:
     where = display_url(config.store_url) if config.store_url else f"state {config.state_dir}"
     if config.workspace_url:
         where += f", workspace {config.workspace_url}"
+    proxies = config.upstream_proxies(ctx.env)  # an unusable proxy variable is an error now, not per request
+    if proxies:
+        where += ", via " + ", ".join(f"{origin} -> {display_url(proxy)}" for origin, proxy in proxies.items())
     policy = config.compaction
     banner = (
         f"contextfold proxy on http://{config.host}:{config.port}  "
@@ -273,6 +282,7 @@ def proxy_config(ctx: CLIContext) -> Any:
         store_url=_store_url(ctx),
         workspace_url=_workspace_url(ctx),
         retention=retention,
+        trust_env=not args.no_trust_env,
     )
 
 

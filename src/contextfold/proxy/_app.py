@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
-from contextfold._stores import SessionStore, StoreError, open_store
+from contextfold._stores import SessionStore, StoreError, display_url, open_store
 from contextfold._tokens._factory import make_counter
 from contextfold.proxy._config import AUTH_HEADER, ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
@@ -142,8 +142,21 @@ def create_app(config: ProxyConfig, *, log: LogSink | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         timeout = httpx2.Timeout(config.connect_timeout, read=config.read_timeout, write=config.read_timeout)
         limits = httpx2.Limits(max_connections=200, max_keepalive_connections=50, keepalive_expiry=60)
-        state.client = httpx2.AsyncClient(timeout=timeout, limits=limits, follow_redirects=False, trust_env=False)
-        state.upstream = UpstreamClient(connect_timeout=config.connect_timeout, read_timeout=config.read_timeout)
+        tls = httpx2.create_ssl_context(trust_env=config.trust_env)  # SSL_CERT_FILE / SSL_CERT_DIR when trusted
+        proxies = config.upstream_proxies()
+        for origin, proxy in proxies.items():
+            safe_log(f"contextfold proxy: {origin} through the forward proxy {display_url(proxy)}")
+        # Our own reading of the environment decides (loopback bypassed): httpx2 reads none of it itself.
+        mounts = {
+            origin: httpx2.AsyncHTTPTransport(verify=tls, trust_env=False, limits=limits, proxy=proxy)
+            for origin, proxy in proxies.items()
+        }
+        state.client = httpx2.AsyncClient(
+            timeout=timeout, limits=limits, follow_redirects=False, trust_env=False, verify=tls, mounts=mounts
+        )
+        state.upstream = UpstreamClient(
+            connect_timeout=config.connect_timeout, read_timeout=config.read_timeout, tls=tls, proxied=proxies
+        )
         try:
             await store.ping()
         except StoreError as exc:
@@ -347,6 +360,8 @@ async def _forward(
     assert client is not None, "the app's lifespan did not run"
     forwarded_headers = request_headers(request.headers.items(), identity=virtual)
     lean = state.upstream if request.method == "POST" and isinstance(payload, bytes) else None
+    if lean is not None and not lean.direct(url):
+        lean = None  # through a forward proxy: httpx2 speaks CONNECT and proxy authentication
 
     async def send(content: bytes | AsyncIterator[bytes]) -> Any:
         if lean is not None and isinstance(content, bytes):

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
 from contextfold._errors import ConfigError
-from contextfold._stores._ops import DEFAULT_RETENTION
+from contextfold._stores._ops import DEFAULT_RETENTION, display_url
 
 if TYPE_CHECKING:
     from contextfold._stores import SessionStore
@@ -27,6 +27,7 @@ __all__ = [
     "ProxyConfig",
     "UsageMode",
     "default_state_dir",
+    "env_proxy",
     "is_loopback",
 ]
 
@@ -132,6 +133,61 @@ def default_state_dir(env: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("HOME") or Path.home()) / ".local" / "share" / "contextfold"
 
 
+def env_proxy(url: str, environ: Mapping[str, str] | None = None) -> tuple[str, str | None]:
+    """``url``'s origin and the forward proxy the environment names for it (None: connect directly).
+
+    The standard variables as curl, urllib and httpx read them (lower case first): ``https_proxy`` for an https
+    origin, ``http_proxy`` for http, else ``all_proxy``; ``no_proxy`` (host suffixes, ``*``) and loopback hosts
+    bypass them. ``environ`` defaults to the process environment.
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    netloc = parts.netloc.rpartition("@")[2].lower()
+    origin = f"{scheme}://{netloc}"
+    host = parts.hostname or ""
+    if not host or is_loopback(host):
+        return origin, None
+    proxies: dict[str, str] = {}
+    for name, value in (os.environ if environ is None else environ).items():
+        low = name.lower()
+        if value and low.endswith("_proxy") and (name == low or low[:-6] not in proxies):
+            proxies[low[:-6]] = value  # the lower-case variable wins, as in urllib
+    if _bypassed(host.lower(), netloc, proxies.get("no", "")):
+        return origin, None
+    variable = scheme if proxies.get(scheme) else "all"
+    proxy = proxies.get(variable)
+    if not proxy:
+        return origin, None
+    if "://" not in proxy:
+        proxy = f"http://{proxy}"
+    if not proxy.lower().startswith(("http://", "https://")):
+        raise ConfigError(
+            f"{variable.upper()}_PROXY={display_url(proxy)}: only http:// and https:// forward proxies are supported "
+            f"for the upstream {origin}; unset it, add the host to NO_PROXY, or pass --no-trust-env"
+        )
+    return origin, proxy
+
+
+def _bypassed(host: str, netloc: str, no_proxy: str) -> bool:
+    """Whether ``NO_PROXY`` names the host: ``*``, it or a parent domain, its ``host:port``, an IP network."""
+    for entry in no_proxy.split(","):
+        name = entry.strip().lower().lstrip(".")
+        if name == "*":
+            return True
+        if not name:
+            continue
+        if name in (host, netloc) or host.endswith("." + name):
+            return True
+        try:
+            if ipaddress.ip_address(host.strip("[]")) in ipaddress.ip_network(name.strip("[]"), strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
 def is_loopback(host: str) -> bool:
     """Whether ``host`` names this machine only (``127.0.0.0/8``, ``::1``, ``localhost``)."""
     if host == "localhost":
@@ -193,6 +249,10 @@ class ProxyConfig:
     connect_timeout: float = 30.0
     read_timeout: float = 900.0
     """Seconds between two chunks of an upstream response before the proxy gives up (long generations stream)."""
+    trust_env: bool = True
+    """Reach the upstreams as the official SDKs do: through ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``ALL_PROXY`` unless
+    ``NO_PROXY`` names the host, trusting ``SSL_CERT_FILE`` / ``SSL_CERT_DIR``; a loopback upstream is always reached
+    directly. False (``--no-trust-env``) ignores those variables."""
 
     def __post_init__(self) -> None:
         self._check_network()
@@ -255,6 +315,21 @@ class ProxyConfig:
                 )
         if self.retention is not None and not self.retention >= 1:
             raise ConfigError(f"ProxyConfig.retention: must be at least 1 second, or None (got {self.retention!r})")
+
+    def upstream_proxies(self, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The forward proxy of each upstream origin that has one (``{"https://api.anthropic.com": "http://..."}``).
+
+        Read from ``environ`` (default: the process environment) when called, if `trust_env`; raises `ConfigError`
+        naming the variable when its proxy is not an ``http://`` or ``https://`` URL, which the clients cannot speak.
+        """
+        if not self.trust_env:
+            return {}
+        out: dict[str, str] = {}
+        for url in (self.anthropic_upstream, self.openai_upstream):
+            origin, proxy = env_proxy(url, environ)
+            if proxy is not None:
+                out[origin] = proxy
+        return out
 
     def window_for(self, model: str | None) -> int:
         """The window of ``model``: `window` if set, else the longest matching prefix, else `default_window`."""

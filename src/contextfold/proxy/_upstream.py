@@ -5,8 +5,9 @@ per socket operation) costs about 0.7 ms more than writing the request in one ca
 httptools (1.21 against 0.50 ms for 370 KB on loopback, ``docs/proxy.md``), on every request. This client does only
 what the hot path needs: a ``POST`` with the whole body in hand, a pool of idle connections per origin, the
 answer's status and headers, then its body as it arrives (transfer coding removed, content coding kept: what
-``aiter_raw`` relays). Everything else (other methods, a body streamed through because it is over the cap) stays
-on httpx2. TLS uses httpx2's default context, so the trust store is the same.
+``aiter_raw`` relays). Everything else (other methods, a body streamed through because it is over the cap, an
+upstream reached through a forward proxy: `direct`) stays on httpx2. TLS uses the app's context (httpx2's, with
+``SSL_CERT_FILE`` when the environment is trusted), so the trust store is the same.
 
 The request carries the client's headers as given (``request_headers``) plus ``host`` and ``content-length``;
 nothing else is added. A kept-alive connection the upstream closed while idle is detected before reuse, and a
@@ -178,13 +179,29 @@ class Answer:
 class UpstreamClient:
     """Keep-alive HTTP/1.1 connections to the upstreams, at most ``max_idle`` idle ones per origin."""
 
-    def __init__(self, *, connect_timeout: float, read_timeout: float, max_idle: int = 50) -> None:
+    def __init__(
+        self,
+        *,
+        connect_timeout: float,
+        read_timeout: float,
+        max_idle: int = 50,
+        tls: ssl.SSLContext | None = None,
+        proxied: Iterable[str] = (),
+    ) -> None:
         self.connect_timeout = connect_timeout
         self.read_timeout = read_timeout
         self.max_idle = max_idle
         self._idle: dict[tuple[str, str, int], list[_Conn]] = {}
-        self._ssl: ssl.SSLContext | None = None
+        self._ssl = tls
+        self._proxied = frozenset(proxied)
         self._closed = False
+
+    def direct(self, url: str) -> bool:
+        """False for a URL whose origin (``scheme://host[:port]``) goes through a forward proxy: not this client's."""
+        if not self._proxied:
+            return True
+        parts = urlsplit(url)
+        return f"{parts.scheme.lower()}://{parts.netloc.rpartition('@')[2].lower()}" not in self._proxied
 
     def _context(self) -> ssl.SSLContext:
         if self._ssl is None:
