@@ -1,4 +1,4 @@
-"""The upstreams behind a forward proxy: ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``ALL_PROXY`` / ``NO_PROXY`` honoured.
+"""The way to the upstream: ``HTTPS_PROXY`` / ``HTTP_PROXY`` / ``ALL_PROXY`` / ``NO_PROXY`` honoured, no header added.
 
 A user behind a corporate proxy reaches api.anthropic.com only through it; the official SDKs honour those variables,
 so the proxy must too (it used to connect directly and fail). The upstream here is named ``upstream.test`` (a name
@@ -199,3 +199,19 @@ def test_cli_refuses_an_unusable_proxy_variable_before_it_listens() -> None:
     code = main(["proxy", "--port", "0"], stdout=out, stderr=err, env=env)
     assert code == 2
     assert "HTTPS_PROXY=socks5://h:1080" in err.getvalue() and "--no-trust-env" in err.getvalue()
+
+
+def test_pass_through_adds_no_headers_the_client_did_not_send(upstream: ProviderServer, make_proxy: MakeProxy) -> None:
+    proxy = make_proxy()
+    with socket.create_connection(("127.0.0.1", proxy.port)) as conn:  # a client that sends the bare minimum
+        conn.sendall(
+            b"GET /v1/models HTTP/1.1\r\nhost: x\r\nx-api-key: " + KEY.encode() + b"\r\nconnection: close\r\n\r\n"
+        )
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.1 200")
+    seen = upstream.requests[-1].headers
+    assert seen["x-api-key"] == KEY
+    # httpx2 would add accept-encoding (gzip the client never asked for), accept and its own user-agent
+    assert "accept-encoding" not in seen and "user-agent" not in seen and "accept" not in seen

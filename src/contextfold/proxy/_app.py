@@ -335,6 +335,10 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
     return response
 
 
+_CLIENT_DEFAULTS = ("accept", "accept-encoding", "user-agent")
+"""Headers httpx2 adds to every request it builds; removed unless the client sent them (gzip it never asked for)."""
+
+
 async def _chain(first: list[bytes], rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
     for chunk in first:
         yield chunk
@@ -359,6 +363,7 @@ async def _forward(
     client = state.client
     assert client is not None, "the app's lifespan did not run"
     forwarded_headers = request_headers(request.headers.items(), identity=virtual)
+    sent = {name.lower() for name, _ in forwarded_headers}
     lean = state.upstream if request.method == "POST" and isinstance(payload, bytes) else None
     if lean is not None and not lean.direct(url):
         lean = None  # through a forward proxy: httpx2 speaks CONNECT and proxy authentication
@@ -367,6 +372,9 @@ async def _forward(
         if lean is not None and isinstance(content, bytes):
             return await lean.post(url, forwarded_headers, content)  # the hot path: `_upstream`
         built = client.build_request(request.method, url, headers=forwarded_headers, content=content)
+        for name in _CLIENT_DEFAULTS:  # httpx2's defaults: the upstream sees the client's headers as the lean path
+            if name not in sent:
+                del built.headers[name]
         return await client.send(built, stream=True)
 
     try:
