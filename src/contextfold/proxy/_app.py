@@ -374,7 +374,7 @@ async def _forward(
         built = client.build_request(request.method, url, headers=forwarded_headers, content=content)
         for name in _CLIENT_DEFAULTS:  # httpx2's defaults: the upstream sees the client's headers as the lean path
             if name not in sent:
-                del built.headers[name]
+                built.headers.pop(name, None)
         return await client.send(built, stream=True)
 
     try:
