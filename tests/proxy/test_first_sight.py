@@ -159,6 +159,37 @@ def test_a_spliced_rewrite_goes_out_as_stored_and_takes_the_breakpoint_the_clien
     assert got == rewritten
 
 
+def test_rewrites_forgotten_from_memory_midway_still_go_out_as_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With room for one parsed rewrite, every request forgets and parses again: the bodies are a fresh engine's."""
+    from contextfold.proxy import _engine as engine_module
+
+    history: list[Any] = [{"role": "user", "content": "go"}]
+    for n in range(4):
+        history += _call(n, _output(300 + 40 * n))
+    requests = [history[: 3 + 2 * n] for n in range(4)]
+
+    async def run(path: Path) -> list[bytes]:
+        engine = _engine(path)
+        bodies = []
+        for sent in requests:
+            bodies.append((await _send(engine, sent)).body or b"")
+            await engine.settle()
+        await _close(engine)
+        return bodies
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    roomy = asyncio.run(run(tmp_path / "a"))
+    monkeypatch.setattr(engine_module, "_REWRITE_LIMIT", 1)
+    tight = asyncio.run(run(tmp_path / "b"))
+    assert [b.replace(str(tmp_path / "b").encode(), b"@") for b in tight] == [
+        b.replace(str(tmp_path / "a").encode(), b"@") for b in roomy
+    ]
+    assert all(orjson.loads(b)["messages"][2] == orjson.loads(tight[0])["messages"][2] for b in tight)
+
+
 def test_transfer_breakpoints_returns_the_rewrite_itself_only_when_there_is_nothing_to_move() -> None:
     from contextfold.proxy._wire import transfer_breakpoints
 
