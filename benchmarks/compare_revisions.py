@@ -15,11 +15,16 @@ Two checks, each printing one line (and exit status 1 on any difference):
   (each key dropped or given another type, other roles, each block's keys likewise, odd blocks added), the outcome
   of reading them as each provider and rendering the result for each provider: the canonical JSON, the rendered
   body, or the error (type, message, message index). Meant for refactors of ``_formats``: a revision without the
-  Responses format shows differences there by design.
+  Responses format shows differences there by design;
+- ``proxy``: the SHA-256 of every body the proxy's engine forwards (and its token counts and action) for every
+  request ``bench_proxy.py`` sends (the dev corpus in the three wire formats, its synthetic sessions), the engine in
+  process with its state at one path both sides share (the notices quote it), plus the workspace items it wrote.
+  Meant for speed changes of the proxy's request path, which must forward the same bytes.
 
     .venv/bin/python benchmarks/compare_revisions.py --against HEAD~1            # both checks
     .venv/bin/python benchmarks/compare_revisions.py --against 05bf9c8 --only replay
     .venv/bin/python benchmarks/compare_revisions.py --against HEAD~1 --only formats
+    .venv/bin/python benchmarks/compare_revisions.py --against main --only proxy
 
 The other revision's ``src`` and ``benchmarks`` are exported with ``git archive`` into a temporary directory; each
 side runs in its own process.
@@ -197,12 +202,55 @@ errors = sum(r[0] == "error" for r in results.values())
 print(json.dumps({"outcomes": len(results), "errors": errors, "sha256": digest, "records": results}))
 """
 
+_PROXY = r"""
+import asyncio, hashlib, json, shutil, sys
+from pathlib import Path
+sys.path.insert(0, f"{sys.argv[1]}/benchmarks")
+import orjson
+import bench_proxy as bench
+from contextfold._stores._sqlite import SQLiteStore
+from contextfold._tokens._factory import make_counter
+from contextfold.proxy import ProxyConfig
+from contextfold.proxy._engine import Engine
+from contextfold.proxy._wire import FORMATS
+state = Path(sys.argv[3])
+shutil.rmtree(state, ignore_errors=True)
+state.mkdir(parents=True)
+sessions = bench.corpus_sessions(Path(f"{sys.argv[2]}/corpus/dev"), 0)
+sessions += [bench.synthetic_session(size, n) for n, size in enumerate((200_000, 200_000, 120_000))]
+records = {}
+async def run():
+    config = ProxyConfig(window=bench.WINDOW, state_dir=state)
+    engine = Engine(config, SQLiteStore(state / "state.sqlite3"), make_counter())
+    for fmt in bench.FORMAT_NAMES:
+        for session in sessions:
+            headers = bench.request_headers(fmt, session)
+            for turn in session.turns():
+                raw = orjson.dumps(bench.request_body(fmt, session, turn))
+                out = await engine.rewrite(FORMATS[fmt], orjson.loads(raw), headers, "t" * 32)
+                if out.after is not None:
+                    out.after()
+                await engine.settle()  # the model's turn: background work finishes, as between real requests
+                sent = out.body if out.body is not None else raw
+                digest = hashlib.sha256(sent).hexdigest()[:24]
+                records[f"{fmt} {session.name} {turn}"] = [digest, out.tokens_before, out.tokens_after, out.action]
+    await engine.aclose()
+    await engine.store.aclose()
+asyncio.run(run())
+items = hashlib.sha256()
+for path in sorted((state / "workspace").rglob("*")):
+    if path.is_file() and path.suffix != ".jsonl":  # the index holds write times
+        items.update(str(path.relative_to(state)).encode() + b"\0" + path.read_bytes())
+digest = hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()
+print(json.dumps({"requests": len(records), "sha256": digest, "items": items.hexdigest(), "records": records}))
+"""
 
-def _run(code: str, tree: Path) -> dict[str, object]:
+
+def _run(code: str, tree: Path, *extra: str) -> dict[str, object]:
     path = [str(tree / "src"), str(tree), str(SHARED / "bench")]
     env_code = f"import sys; sys.path[:0] = {path!r}\n" + code
     done = subprocess.run(
-        [sys.executable, "-c", env_code, str(tree), str(SHARED)], capture_output=True, text=True, check=False
+        [sys.executable, "-c", env_code, str(tree), str(SHARED), *extra], capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise SystemExit(f"compare_revisions: the check failed in {tree}:\n{done.stderr.strip()}")
@@ -213,9 +261,9 @@ def _run(code: str, tree: Path) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", required=True, help="the git revision to compare with (e.g. HEAD~1)")
-    parser.add_argument("--only", choices=("guard", "replay", "formats"))
+    parser.add_argument("--only", choices=("guard", "replay", "formats", "proxy"))
     args = parser.parse_args()
-    checks = {"guard": _GUARD, "replay": _REPLAY, "formats": _FORMATS}
+    checks = {"guard": _GUARD, "replay": _REPLAY, "formats": _FORMATS, "proxy": _PROXY}
     if args.only:
         checks = {args.only: checks[args.only]}
     failed = False
@@ -235,7 +283,9 @@ def main() -> int:
         with tarfile.open(archive_path) as tar:
             tar.extractall(other, filter="data")
         for name, code in checks.items():
-            mine, theirs = _run(code, ROOT), _run(code, other)
+            # The proxy's state at one path for both sides: its notices quote the workspace's location.
+            extra = (str(other / "proxy-state"),) if name == "proxy" else ()
+            mine, theirs = _run(code, ROOT, *extra), _run(code, other, *extra)
             if name == "guard":
                 pairs = list(zip(mine["findings"], theirs["findings"], strict=True))  # type: ignore[call-overload]
                 differences = sum(a != b for a, b in pairs)
@@ -250,6 +300,15 @@ def main() -> int:
                 if differing:
                     outside = sum("responses" not in key for key in differing)
                     summary += f"; differences outside the Responses format: {outside}"
+            elif name == "proxy":
+                ours, other_records = mine["records"], theirs["records"]
+                assert isinstance(ours, dict) and isinstance(other_records, dict)
+                differences = sum(ours.get(key) != other_records.get(key) for key in ours.keys() | other_records.keys())
+                differences += int(mine["items"] != theirs["items"])
+                summary = (
+                    f"{mine['requests']} forwarded requests, sha256 {str(mine['sha256'])[:16]}, "
+                    f"workspace items {str(mine['items'])[:16]}"
+                )
             else:
                 differences = int(mine["sha256"] != theirs["sha256"])
                 summary = f"{mine['prepare calls']} prepared contexts, sha256 {str(mine['sha256'])[:16]}"

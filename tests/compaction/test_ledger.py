@@ -389,6 +389,31 @@ def test_paths_on_slash_lines_equal_the_whole_text(text: str) -> None:
     assert ledger_module._paths(text) == _paths_reference(text)
 
 
+_PLAIN_ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
+_PLAIN_REL_PATH = re.compile(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
+"""The path rules as first written: `_ABS_PATH` and `_REL_PATH` are faster forms that must match exactly the same."""
+_RULE_TEXTS = st.one_of(_PATH_TEXTS, st.text(alphabet="ab1é_/.~:-@+ \n\t#", max_size=60))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_RULE_TEXTS)
+def test_path_rules_match_as_their_plain_forms(text: str) -> None:
+    m = ledger_module
+    for fast, plain in ((m._ABS_PATH, _PLAIN_ABS_PATH), (m._REL_PATH, _PLAIN_REL_PATH)):
+        assert [(x.span(), x.group(0)) for x in fast.finditer(text)] == [
+            (x.span(), x.group(0)) for x in plain.finditer(text)
+        ]
+
+
+def test_path_rules_match_as_their_plain_forms_at_the_edges() -> None:
+    m = ledger_module
+    texts = ["~/a/b", "x~/a/b", "../a/b", "x../a/b", ":/a/b", " /a/b/", "./a", "a/b.py", "-a/b.py", "@a/b.py", "/a"]
+    texts += ["..//a/b", "~~/a/b", "a.b/c.d.py x/y.z", "/a/b:/c/d", "x/y.py\n/u/v"]
+    for text in texts:
+        for fast, plain in ((m._ABS_PATH, _PLAIN_ABS_PATH), (m._REL_PATH, _PLAIN_REL_PATH)):
+            assert [x.span() for x in fast.finditer(text)] == [x.span() for x in plain.finditer(text)], text
+
+
 @settings(max_examples=200, deadline=None)
 @given(_KIND, st.one_of(_VALUE, _ANY_VALUE), st.none() | st.integers(-3, 3))
 def test_cached_fact_line_and_key_equal_fresh(kind: str, value: str, exit_: int | None) -> None:

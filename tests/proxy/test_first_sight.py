@@ -125,6 +125,117 @@ def test_the_cut_is_the_same_bytes_later_after_a_restart_and_on_another_engine(t
     assert fresh_text.replace(str(tmp_path / "other"), str(tmp_path)) == _result_text(one)  # only the local path
 
 
+def test_a_spliced_rewrite_goes_out_as_stored_and_takes_the_breakpoint_the_client_moves_onto_it(
+    tmp_path: Path,
+) -> None:
+    """Later requests forward a stored rewrite from its parsed copy kept in memory: the bytes are those a restarted
+    engine (which parses the stored record afresh) forwards, and a breakpoint the client puts on the result's message
+    or block goes out on the rewrite without being left on the kept copy for the next request."""
+    history: list[Any] = [{"role": "user", "content": "go"}, *_call(0, _output())]
+    later = [*history, {"role": "assistant", "content": "ok"}, {"role": "user", "content": "more"}]
+    marked = copy.deepcopy(later)
+    marked[2]["content"][0]["cache_control"] = {"type": "ephemeral"}
+
+    async def run() -> list[bytes]:
+        engine = _engine(tmp_path)
+        bodies = [(await _send(engine, history)).body or b""]
+        for sent in (later, marked, later):
+            await engine.settle()
+            bodies.append((await _send(engine, sent)).body or b"")
+        await _close(engine)
+        restarted = _engine(tmp_path)
+        for sent in (marked, later):
+            bodies.append((await _send(restarted, sent)).body or b"")
+        await _close(restarted)
+        return bodies
+
+    first, plain, with_mark, plain_again, restarted_mark, restarted_plain = asyncio.run(run())
+    assert plain == plain_again == restarted_plain  # the mark of the request before is not carried over
+    assert with_mark == restarted_mark
+    rewritten = orjson.loads(plain)["messages"][2]
+    assert rewritten == orjson.loads(first)["messages"][2]
+    got = orjson.loads(with_mark)["messages"][2]
+    assert got["content"][0].pop("cache_control") == {"type": "ephemeral"}
+    assert got == rewritten
+
+
+def test_rewrites_forgotten_from_memory_midway_still_go_out_as_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With room for one parsed rewrite, every request forgets and parses again: the bodies are a fresh engine's."""
+    from contextfold.proxy import _engine as engine_module
+
+    history: list[Any] = [{"role": "user", "content": "go"}]
+    for n in range(4):
+        history += _call(n, _output(300 + 40 * n))
+    requests = [history[: 3 + 2 * n] for n in range(4)]
+
+    async def run(path: Path) -> list[bytes]:
+        engine = _engine(path)
+        bodies = []
+        for sent in requests:
+            bodies.append((await _send(engine, sent)).body or b"")
+            await engine.settle()
+        await _close(engine)
+        return bodies
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    roomy = asyncio.run(run(tmp_path / "a"))
+    monkeypatch.setattr(engine_module, "_REWRITE_LIMIT", 1)
+    tight = asyncio.run(run(tmp_path / "b"))
+    assert [b.replace(str(tmp_path / "b").encode(), b"@") for b in tight] == [
+        b.replace(str(tmp_path / "a").encode(), b"@") for b in roomy
+    ]
+    assert all(orjson.loads(b)["messages"][2] == orjson.loads(tight[0])["messages"][2] for b in tight)
+
+
+def test_transfer_breakpoints_returns_the_rewrite_itself_only_when_there_is_nothing_to_move() -> None:
+    from contextfold.proxy._wire import transfer_breakpoints
+
+    ours = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "cut"}]}
+    frozen = copy.deepcopy(ours)
+    plain = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a", "content": "whole"}]}
+    assert transfer_breakpoints(plain, ours) is ours
+    assert transfer_breakpoints("not a message", ours) is ours
+    on_block = copy.deepcopy(plain)
+    on_block["content"][0]["cache_control"] = {"type": "ephemeral"}
+    on_message = {**plain, "cache_control": {"type": "ephemeral"}}
+    moved = transfer_breakpoints(on_block, ours)
+    assert moved is not ours and moved["content"][0]["cache_control"] == {"type": "ephemeral"}
+    assert transfer_breakpoints(on_message, ours) == {**ours, "cache_control": {"type": "ephemeral"}}
+    assert ours == frozen  # never modified
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 30), st.sampled_from(["error", "id", "file"]), st.sampled_from(["a", "bb", "x/y"])),
+        max_size=25,
+    ),
+    st.integers(0, 400),
+    st.integers(0, 80),
+    st.integers(20, 120),
+)
+def test_the_second_fit_with_the_first_fits_memo_is_a_fresh_fit(
+    picks: list[tuple[int, str, str]], after: int, budget: int, more: int
+) -> None:
+    """The cut's two fits share what they work out (lines, counts); the second is what a fit from scratch gives."""
+    from contextfold.proxy._engine import _fit_excerpt, _FitMemo, _importance
+
+    rows = [f"row {i} holds a and bb and x/y " + "z" * (i % 7) for i in range(31)]
+    text = "\n".join(rows)
+    starts = [sum(len(r) + 1 for r in rows[:line]) for line in range(len(rows))]
+    facts = sorted({(text.index(v, starts[line]), v, k) for line, k, v in picks}, key=_importance)
+    counter = BytesCounter()
+    memo = _FitMemo()
+    first = _fit_excerpt(counter, text, facts, budget + more, memo)
+    assert first == _fit_excerpt(counter, text, facts, budget + more, _FitMemo())
+    again = _fit_excerpt(counter, text, facts, budget, memo, after=after)
+    assert again == _fit_excerpt(counter, text, [f for f in facts if f[0] >= after], budget, _FitMemo())
+    assert again[1] <= budget
+
+
 def test_a_repeated_result_is_a_pointer_to_the_first_and_stays_one(tmp_path: Path) -> None:
     listing = "\n".join(f"src/pkg/file_{i}.py: {i} lines" for i in range(200))
     history: list[Any] = [{"role": "user", "content": "go"}, *_call(0, listing), *_call(1, "other output")]

@@ -49,7 +49,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -101,6 +101,8 @@ _LINEAGE_LIMIT = 10_000
 _STORE_DELAY = 1.0
 """Seconds a background store write waits for its release (`Outcome.after`) before it starts anyway."""
 _SEEN_BYTES = 256 * 1024 * 1024
+_REWRITE_LIMIT = 4096
+"""Stored rewrites kept parsed with their bytes (`Engine._parsed_rewrite`); all forgotten at once past this many."""
 """Message bytes of the lineages' last requests kept for the prefix comparison (the longest idle forgotten first)."""
 _FALLBACK_TARGETS = (0.45, 0.6, 0.83)
 """Depths tried in turn when the policy's own cannot hold the newest turn (0.83: about the library's own budget)."""
@@ -207,6 +209,8 @@ class Engine:
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
         self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
+        self._parsed_rewrites: dict[bytes, Any] = {}
+        self._rewrite_raws: dict[int, bytes] = {}
         self._seen: OrderedDict[tuple[str, str, str], _Seen] = OrderedDict()
         self._seen_bytes = 0
         self._locks: dict[tuple[str, str, str], asyncio.Lock] = {}
@@ -748,7 +752,7 @@ class Engine:
                 tail.append(client[i])
                 tokens += self._count(fmt, h, client[i])
             else:
-                tail.append(transfer_breakpoints(client[i], orjson.loads(stored)))
+                tail.append(transfer_breakpoints(client[i], self._parsed_rewrite(stored)))
                 tokens += self._count(fmt, "rw:" + h, tail[-1])
         if not record.covered:
             return tail, tokens
@@ -758,6 +762,25 @@ class Engine:
             if outside + count_breakpoints(tail) < MAX_BREAKPOINTS:
                 replacement = record.marked
         return [_Raw(replacement), *tail], tokens
+
+    def _parsed_rewrite(self, stored: bytes) -> Any:
+        """A stored rewrite parsed once, shared read-only by every request that forwards it.
+
+        Its serialized bytes are kept by the parsed object's ``id`` (`_serialize` reuses them when no breakpoint was
+        moved onto it): a rewritten message costs no parse and no serialization on the lineage's later requests.
+        The two maps are cleared together, and a request holds the objects it forwards, so an ``id`` found there
+        is always the object's own.
+        """
+        parsed = self._parsed_rewrites.get(stored)
+        if parsed is None:
+            if len(self._parsed_rewrites) >= _REWRITE_LIMIT:
+                self._parsed_rewrites.clear()
+                self._rewrite_raws.clear()
+            parsed = orjson.loads(stored)
+            data = orjson.dumps(parsed)
+            self._parsed_rewrites[stored] = parsed
+            self._rewrite_raws[id(parsed)] = stored if data == stored else data
+        return parsed
 
     def _serialize(
         self,
@@ -769,9 +792,11 @@ class Engine:
     ) -> bytes:
         """The body with its message list replaced; the stored replacement goes out byte for byte.
 
-        ``raws``: the client's messages already serialized (by ``id``), reused instead of serialized again.
+        ``raws``: the client's messages already serialized (by ``id``), reused instead of serialized again, as are
+        the stored rewrites forwarded as they are (`_parsed_rewrite`).
         """
         parts: list[bytes] = [orjson.dumps(m) for m in head]
+        rewritten = self._rewrite_raws
         for item in forwarded:
             if isinstance(item, _Raw):
                 inner = item.data[1:-1]
@@ -779,6 +804,8 @@ class Engine:
                     parts.append(inner)
             else:
                 raw = raws.get(id(item))
+                if raw is None:
+                    raw = rewritten.get(id(item))
                 parts.append(raw if raw is not None else orjson.dumps(item))
         array = b"[" + b",".join(parts) + b"]"
         out = dict(body)
@@ -876,23 +903,24 @@ class Engine:
         most = int(limit * self.policy.fact_share)
         reserve = 0
         facts: list[tuple[int, str, str]] = []
-        costs: dict[str, int] = {}  # a fact line's tokens, counted once for both fits
+        memo = _FitMemo()  # a fact's line and tokens, found and counted once for both fits
         if most:
             # The head at the shortest it may be: the facts after it are the most the excerpt can list; when they
             # take less than the share, the head gets the rest back.
             probe = split_tool_result(block, limit=limit - most, counter=self.counter)
             start = len(probe.kept_text) if probe is not None else tail_start
             end = min(tail_start, start + _FACT_SCAN_CHARS)
-            facts = [f for f in output_fact_lines(text, start, end) if f[1] not in shown] if start < end else []
+            found = output_fact_lines(text, start, end) if start < end else []
+            facts = sorted((f for f in found if f[1] not in shown), key=_importance)
             if facts:
-                reserve = _fit_excerpt(self.counter, text, facts, most, costs)[1]
+                reserve = _fit_excerpt(self.counter, text, facts, most, memo)[1]
         kept, ref = await offload_oversized_result(
             block, limit=limit - reserve, counter=self.counter, offloader=workspace
         )
         if ref is None or not reserve:
             return kept, ref
         head = "\n".join(b.text for b in kept.content[:-1] if isinstance(b, TextBlock))
-        excerpt = _fit_excerpt(self.counter, text, [f for f in facts if f[0] >= len(head)], reserve, costs)[0]
+        excerpt = _fit_excerpt(self.counter, text, facts, reserve, memo, after=len(head))[0]
         if not excerpt:
             return kept, ref
         content = list(kept.content)
@@ -1188,20 +1216,52 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
     return text.count("\n", 0, start), line
 
 
-def _fit_excerpt(
-    counter: TokenCounter, text: str, facts: Sequence[tuple[int, str, str]], budget: int, costs: dict[str, int]
-) -> tuple[str, int]:
-    """The fact lines that fit ``budget`` tokens, and their tokens (``costs``: each entry's count, filled here).
+def _importance(fact: tuple[int, str, str]) -> tuple[int, int]:
+    """The order a cut's excerpt chooses fact lines in: errors, then ids, then paths, earliest first in each."""
+    return _FACT_ORDER.get(fact[2], 3), fact[0]
 
-    Errors first, then ids, then paths (earliest first in each), listed in the output's order; the first line that
-    does not fit ends the choice.
+
+@dataclass(slots=True)
+class _FitMemo:
+    """What `_fit_excerpt` works out per fact and per line, kept for the cut's second fit (same text)."""
+
+    lines: dict[tuple[int, str], tuple[int, str]] = field(default_factory=dict)
+    """(offset, value) -> `_fact_line`."""
+    costs: dict[str, int] = field(default_factory=dict)
+    """An entry's text -> its tokens."""
+    header: int | None = None
+    """Tokens of `_FACT_HEADER`."""
+
+
+def _fit_excerpt(
+    counter: TokenCounter,
+    text: str,
+    facts: Sequence[tuple[int, str, str]],
+    budget: int,
+    memo: _FitMemo,
+    *,
+    after: int = 0,
+) -> tuple[str, int]:
+    """The fact lines that fit ``budget`` tokens, and their tokens (``memo``: what was worked out, filled here).
+
+    ``facts`` in the order they are chosen (`_importance`: errors first, then ids, then paths, earliest first in
+    each), those before offset ``after`` passed over; the lines are listed in the output's order; the first line
+    that does not fit ends the choice.
     """
     if not facts:
         return "", 0
     chosen: dict[int, str] = {}
-    cost = counter.count_text(_FACT_HEADER)
-    for at, value, _ in sorted(facts, key=lambda f: (_FACT_ORDER.get(f[2], 3), f[0])):
-        number, line = _fact_line(text, at, value)
+    if memo.header is None:
+        memo.header = counter.count_text(_FACT_HEADER)
+    cost = memo.header
+    lines, costs = memo.lines, memo.costs
+    for at, value, _ in facts:
+        if at < after:
+            continue
+        found = lines.get((at, value))
+        if found is None:
+            found = lines[at, value] = _fact_line(text, at, value)
+        number, line = found
         if number in chosen:
             continue
         entry = f"{number + 1}: {line}\n"

@@ -125,8 +125,12 @@ def strip_breakpoints(value: Any) -> Any:
 
 
 def transfer_breakpoints(client: Any, rewritten: dict[str, Any]) -> dict[str, Any]:
-    """``rewritten`` with the client's current breakpoints put back on the same blocks (by position)."""
-    if not isinstance(client, dict):
+    """``rewritten`` with the client's current breakpoints put back on the same blocks (by position).
+
+    ``rewritten`` itself (not a copy) when the client's message carries none there: a caller can tell by identity
+    that the stored bytes go out unchanged. Never modifies ``rewritten``.
+    """
+    if not isinstance(client, dict) or not _has_breakpoint(client):
         return rewritten
     out = dict(rewritten)
     if _BREAKPOINT in client:
@@ -139,6 +143,14 @@ def transfer_breakpoints(client: Any, rewritten: dict[str, Any]) -> dict[str, An
                 blocks[i] = {**blocks[i], _BREAKPOINT: block[_BREAKPOINT]}
         out["content"] = blocks
     return out
+
+
+def _has_breakpoint(message: dict[str, Any]) -> bool:
+    """Whether `transfer_breakpoints` has anything to move: a marker on the message or on one of its blocks."""
+    if _BREAKPOINT in message:
+        return True
+    content = message.get("content")
+    return isinstance(content, list) and any(isinstance(block, dict) and _BREAKPOINT in block for block in content)
 
 
 @dataclass(frozen=True, slots=True)
