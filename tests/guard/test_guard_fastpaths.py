@@ -3,10 +3,11 @@
 import re
 import sys
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from contextfold._guard import _concepts, _learned, _scan, _sieve, _views
+from contextfold._guard._normalize import fold_bytes
 
 _RANGES = ((0x400, 0x4FF), (0x3040, 0x30FF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF))
 
@@ -134,3 +135,32 @@ def test_str_split_and_the_regex_blank_agree_on_every_character() -> None:
 @given(st.text(st.sampled_from(["a", "b", " ", "\t", "\n", "\u00a0", "\u2028", "\x1c", "\u3000", "é"]), max_size=30))
 def test_collapsed_blanks_equal_the_regex_substitution(text: str) -> None:
     assert _learned._collapse_blanks(text) == re.sub(r"\s+", " ", text)
+
+
+_TRIGGERS = sorted(w.decode() for w in _learned.TRIGGER_WORDS)
+_trigger_piece = st.one_of(
+    st.sampled_from(_TRIGGERS),
+    st.sampled_from(_TRIGGERS).map(lambda w: w + "s"),
+    st.sampled_from(_learned.TRIGGER_LITERALS),
+    st.sampled_from([" ", "  ", "\n", ".", ", ", "\\n", "x", "é", "_"]),
+    st.integers(0, 2000).map(lambda k: "z " * k),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_trigger_piece, max_size=400).map("".join), st.integers(0, 40_000))
+def test_trigger_places_in_one_pass_equal_one_find_per_word(text: str, pad: int) -> None:
+    text = "q " * (pad // 2) + text
+    norm, raw = fold_bytes(text)
+    spaced = b" " + raw.translate(_scan._LETTERS) + b" "
+    words = _learned.TRIGGER_WORDS.intersection(spaced.split())
+    pieces = _learned._non_ascii_pieces(norm.text, raw)
+    literals = [lit for lit in _learned._FOLDED_LITERALS if any(lit in piece for _, piece in pieces)]
+    assert (_learned._literals_in(norm.text, raw, pieces) if pieces else []) == literals
+    got = _learned._trigger_places(spaced, words, pieces, literals)
+    saved = _learned._ONE_PASS
+    try:
+        _learned._ONE_PASS = 1 << 62  # every text read by one ``find`` per word
+        assert got == _learned._trigger_places(spaced, words, pieces, literals)
+    finally:
+        _learned._ONE_PASS = saved

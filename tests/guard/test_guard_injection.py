@@ -573,8 +573,8 @@ def _split_windows(monkeypatch: pytest.MonkeyPatch) -> None:
     """Turn off the plain-window path of `_window_matches`: every gate tested by splitting the window."""
     hits = _scan._anchor_hits
 
-    def no_runs(raw: bytes, letters: bytes, runs: set[bytes] | None = None) -> tuple[object, ...]:
-        found = hits(raw, letters, runs)
+    def no_runs(raw: bytes, letters: bytes, *rest: object) -> tuple[object, ...]:
+        found = hits(raw, letters, *rest)  # type: ignore[arg-type]
         return (*found[:3], None, found[4])
 
     monkeypatch.setattr(_scan, "_anchor_hits", no_runs)

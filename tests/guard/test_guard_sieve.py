@@ -158,7 +158,7 @@ def test_scan_with_sieve_equals_scan_without_on_built_texts(text: str, upper: bo
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8), st.integers(0, 8_000))
 def test_sieve_keeps_findings_of_texts_around_the_one_part_limit(pieces: list[str], pad: int) -> None:
-    # Up to 32 KB a text is one part and the sieve reads it; a larger one is read in parts, without the sieve.
+    # Up to 32 KB a text is one part and the sieve reads it whole; a larger one is read in parts, each by the sieve.
     text = "log line without anything\n" * ((29_000 + pad) // 26) + " ".join(pieces) + "\n" + "tail\n" * 50
     assert _scan._scan(text, views=True, learned=True) == _scan._scan(text, views=True, learned=True, sieve=False)
 

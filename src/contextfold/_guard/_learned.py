@@ -28,6 +28,9 @@ import sys
 from array import array
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
+
+import re2
 
 from contextfold._guard._normalize import fold_bytes
 from contextfold._lazy import Once
@@ -130,7 +133,7 @@ def trigger_windows(
         toks = set(spaced.split())
     words = TRIGGER_WORDS.intersection(toks)
     pieces = _non_ascii_pieces(folded, raw)
-    literals = [lit for lit in _FOLDED_LITERALS if any(lit in piece for _, piece in pieces)] if pieces else []
+    literals = _literals_in(folded, raw, pieces) if pieces else []
     if not words and not literals:
         return []
     if n <= SHORT:
@@ -246,6 +249,45 @@ def _non_ascii_pieces(folded: str, raw: bytes) -> list[tuple[int, str]]:
     return pieces
 
 
+# The characters outside ASCII each literal holds: a literal none of whose pieces holds them all is not searched.
+_LITERAL_CHARS = tuple((lit, frozenset(c for c in lit if ord(c) > 127)) for lit in _FOLDED_LITERALS)
+
+
+def _literals_in(folded: str, raw: bytes, pieces: list[tuple[int, str]]) -> list[str]:
+    """The literals of `_FOLDED_LITERALS` (in order) that occur in one of ``pieces`` (of `_non_ascii_pieces`).
+
+    A literal is looked for (``in``, per piece) only when the pieces hold each of its characters outside ASCII:
+    those are read at the ``?`` of ``raw`` (a few in most text) or, in a piece full of them, by one ``set``.
+    """
+    chars: set[str] = set()
+    for offset, piece in pieces:
+        end = offset + len(piece)
+        if raw.count(b"?", offset, end) > 256:
+            chars.update(piece)
+            continue
+        i = raw.find(b"?", offset, end)
+        while i >= 0:
+            chars.add(folded[i])
+            i = raw.find(b"?", i + 1, end)
+    return [lit for lit, need in _LITERAL_CHARS if need <= chars and any(lit in piece for _, piece in pieces)]
+
+
+# A text longer than this finds its trigger words in one RE2 pass (a DFA over the blank-framed words) instead of one
+# ``find`` per word: each would read up to the place where the first word has had its ``4 * MAX_WINDOWS``.
+_ONE_PASS = 1 << 15
+
+
+def _trigger_rx() -> Any:
+    """`TRIGGER_WORDS` (letters only), each framed by blanks: one RE2 expression over ``spaced``."""
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1
+    options.never_capture = True
+    return re2.compile(b" (?:" + b"|".join(sorted(TRIGGER_WORDS)) + b") ", options)
+
+
+_TRIGGER_RX: Once[Any] = Once(_trigger_rx)
+
+
 def _trigger_places(
     spaced: bytes, words: frozenset[bytes], pieces: list[tuple[int, str]], literals: list[str]
 ) -> list[int]:
@@ -253,11 +295,28 @@ def _trigger_places(
 
     That place is the same in any order of the words (the smallest of their 64th places); each word is searched
     only up to the smallest such place seen so far, so a rare word does not cost a search of a whole long text
-    once a frequent one has filled the first windows.
+    once a frequent one has filled the first windows. In a long text the words are read in one pass, in the
+    order they occur, up to that place (`_ONE_PASS`).
     """
     cap = 4 * MAX_WINDOWS
     limit = len(spaced)
     hits: list[int] = []
+    if len(spaced) > _ONE_PASS and words:
+        rx = _TRIGGER_RX.get()
+        counts = dict.fromkeys(words, 0)
+        m = rx.search(spaced)
+        while m is not None:
+            i, end = m.span()
+            w = spaced[i + 1 : end - 1]
+            k = counts.get(w)
+            if k is not None:  # a trigger word among ``words`` (any other is passed over)
+                hits.append(i)
+                counts[w] = k + 1
+                if k + 1 == cap:
+                    limit = i
+                    break
+            m = rx.search(spaced, end - 1)  # two words share the blank between them
+        words = frozenset()
     for w in words:
         pat = b" " + w + b" "
         i, k = spaced.find(pat, 0, limit + len(pat)), 0

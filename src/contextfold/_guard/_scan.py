@@ -26,10 +26,13 @@ for most rules, whose matches all start at a few words (``starts``/``heads``),
 every position. Texts over 32 KB are handled in parts of about 16 KB cut at
 newlines, each with its own letter runs, so in a large log a rule runs only
 where its anchors and gate words meet; an anchor is located by one scan over
-each run of consecutive parts that need it. Text packed with one anchor (an
-attacker's padding) costs C-level work per anchor, not Python: its windows
-are merged by bisection, one group's positions come from one scan, and
-matches are grouped as they are found, without keeping match objects.
+each run of consecutive parts that need it. A part the sieve
+(`contextfold._guard._sieve`) clears, with a rule's reach either side, is
+passed over like a part whose gates are closed: in real tool output most
+are. Text packed with one anchor (an attacker's padding) costs C-level work
+per anchor, not Python: its windows are merged by bisection, one group's
+positions come from one scan, and matches are grouped as they are found,
+without keeping match objects.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from contextfold._guard._latin import latin_spans
 from contextfold._guard._learned import first_trigger, load_model, score_windows, trigger_windows
 from contextfold._guard._normalize import Normalized, fold_bytes
 from contextfold._guard._rules import _INNER, _RULES, _START, _WORD, _Key, _Rule
-from contextfold._guard._sieve import known_runs, may_match
+from contextfold._guard._sieve import known_runs, may_match, may_match_in
 from contextfold._guard._views import view_findings
 
 __all__ = ["scan_injection"]
@@ -516,7 +519,7 @@ def _tails_open(tails: re.Pattern[bytes] | None, back: bytes) -> bool:
 
 
 def _anchor_hits(
-    raw: bytes, letters: bytes, runs: set[bytes] | None = None
+    raw: bytes, letters: bytes, runs: set[bytes] | None = None, spaced: bytes | None = None
 ) -> tuple[list[_Rule], dict[_Key, list[int]], AbstractSet[bytes], set[bytes] | None, set[bytes]]:
     """The rules that can match (an anchor occurs, the gate is open), their anchors' positions, the start words.
 
@@ -525,6 +528,11 @@ def _anchor_hits(
     of the whole text (the union of the parts' in a large text: the views read them). Only the anchors
     of the open rules are located, each by one C-level regex scan (in a large text, one over each run of
     consecutive parts that need it). ``runs``: the letter runs of the whole text when already computed.
+
+    ``spaced`` (``letters`` framed by blanks): a large text is read through the sieve part by part
+    (`_quiet_parts`); a part where no rule can match is then passed over as a part whose gates are closed, and the
+    letter runs returned last are only the known ones (`contextfold._guard._sieve.known_runs`), all the views, the
+    Latin pass and the learned model ask about.
     """
     n = len(raw)
     hits: dict[_Key, list[int]] = {}
@@ -542,16 +550,24 @@ def _anchor_hits(
             break
         bounds.append(nl)
     bounds.append(n)
-    parts = [_tokens(raw, letters, lo, hi) for lo, hi in itertools.pairwise(bounds)]
-    opened = [{k for k, g in enumerate(_GATE_GROUPS) if not g.isdisjoint(toks)} for toks in parts]
+    count = len(bounds) - 1
+    if spaced is None:
+        live = list(range(count))
+        known: set[bytes] | None = None
+    else:
+        live, known = _quiet_parts(raw, letters, spaced, bounds)
+    # The parts whose gates are read: the live ones and their neighbours.
+    read = sorted({k for j in live for k in range(max(0, j - 1), min(count, j + 2))})
+    parts = {j: _tokens(raw, letters, bounds[j], bounds[j + 1]) for j in read}
+    opened = {j: {k for k, g in enumerate(_GATE_GROUPS) if not g.isdisjoint(toks)} for j, toks in parts.items()}
     for k, rx in enumerate(_TAILS, len(_GATE_GROUPS)):
-        for toks, ids in zip(parts, opened, strict=True):
+        for j, toks in parts.items():
             if rx.search(_reversed(toks)):
-                ids.add(k)
+                opened[j].add(k)
     need: dict[_Key, list[tuple[int, int]]] = {}
-    for j, toks in enumerate(parts):
-        near = opened[j].union(*opened[max(0, j - 1) : j + 2])
-        _open_part(raw, toks, near, bounds[j], bounds[j + 1], hits, need, active)
+    for j in live:
+        near = opened[j].union(*(opened[k] for k in range(max(0, j - 1), min(count, j + 2))))
+        _open_part(raw, parts[j], near, bounds[j], bounds[j + 1], hits, need, active)
     for key, spans in need.items():
         # Parts meet at a newline, which no anchor contains or borders on: one scan across them finds the same.
         found = hits.setdefault(key, [])
@@ -562,8 +578,46 @@ def _anchor_hits(
                 continue
             found += map(_START_OF, _LOCATE[key].finditer(raw, lo, hi))
             lo, hi = a, b
-    starts = set().union(*map(_START_WORDS.intersection, parts))
-    return [_RULES[i] for i in sorted(active)], hits, starts, None, set().union(*parts)
+    if known is None:
+        known = set().union(*parts.values())
+    return [_RULES[i] for i in sorted(active)], hits, _START_WORDS.intersection(known), None, known
+
+
+# A large text is read through the sieve in parts (its own `_CHUNK` parts), each with this margin either side: a
+# match of a rule lies within its anchor's declared reach (before + literal + after, which the windows and the
+# parts' gates rely on too), so one that holds a character of the part lies inside the part and its margins. The
+# rule words are counted in blocks of about _BLOCK bytes (what `contextfold._guard._sieve.MAX_WORDS` bounds in one
+# text): a denser block leaves its part unsearched.
+_REACH = max(before + span for rule in _RULES for _key, before, span in rule.reach)
+_BLOCK = 4096
+
+
+def _quiet_parts(raw: bytes, letters: bytes, spaced: bytes, bounds: list[int]) -> tuple[list[int], set[bytes]]:
+    """The parts of a large text (between ``bounds``) where a rule can match, and the known runs of the whole text.
+
+    A part the sieve clears, with `_REACH` bytes either side, holds no character of any match: no anchor of it
+    can give one, so it is read as a part with its gates closed (what the parts are already read as when its words
+    open no rule). The known letter runs (`contextfold._guard._sieve.known_runs`) of each block, and the runs after
+    escaped blanks, stand for the text's runs where the views, the Latin pass and the learned model read them.
+    """
+    live: list[int] = []
+    known: set[bytes] = set()
+    n = len(raw)
+    for j, (lo, hi) in enumerate(itertools.pairwise(bounds)):
+        blocks: list[set[bytes]] = []
+        a = lo
+        while a < hi:
+            # Cut at a non-letter: every run lies in one block, framed by blanks in ``spaced[a : b + 2]``.
+            b = letters.find(b" ", a + _BLOCK, hi) if a + _BLOCK < hi else -1
+            b = hi if b < 0 else b
+            blocks.append(known_runs(spaced[a : b + 2]))
+            a = b
+        known.update(*blocks)
+        if raw.find(b"\\", lo, hi) >= 0:
+            known.update(_AFTER_ESCAPE.findall(raw, lo, hi))
+        if may_match_in(raw, max(0, lo - _REACH), min(n, hi + _REACH), blocks):
+            live.append(j)
+    return live, known
 
 
 def _open_part(
@@ -1029,8 +1083,8 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
     """`scan_injection` (``views``: and its views; ``learned``: and the learned model).
 
     A text of one part (at most 32 KB) that `contextfold._guard._sieve` proves no rule can match skips the anchors,
-    gates and windows. ``sieve`` False: every text takes them (what the tests compare against; the views' scans
-    then skip the sieve too).
+    gates and windows; a larger text skips them in each part the sieve clears (`_quiet_parts`). ``sieve`` False:
+    every text and part takes them (what the tests compare against; the views' scans then skip the sieve too).
     """
     norm, raw = fold_bytes(text)  # raw: one byte per character, so offsets are those of ``norm.text``
     folded = norm.text
@@ -1050,7 +1104,8 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         starts: AbstractSet[bytes] = frozenset()
         toks: set[bytes] | None = None
     else:
-        rules, hits, starts, toks, runs = _anchor_hits(raw, letters)  # all the runs: the rules read every one
+        # All the runs (the rules read every one), or in a large text read through the sieve the known ones.
+        rules, hits, starts, toks, runs = _anchor_hits(raw, letters, None, spaced if sieve else None)
     findings: list[Finding] = []
     if rules:
         t = _Text(folded, raw, spaced, starts, toks)

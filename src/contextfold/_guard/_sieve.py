@@ -40,7 +40,7 @@ from contextfold._lazy import Once
 if TYPE_CHECKING:
     from contextfold._guard._rules import _Rule
 
-__all__ = ["MAX_WORDS", "approximation", "build", "known_runs", "may_match", "rule_words"]
+__all__ = ["MAX_WORDS", "approximation", "build", "known_runs", "may_match", "may_match_in", "rule_words"]
 
 _ANY = b"[\\x00-\\xff]"  # any byte (``.`` excludes a newline)
 _Q = 63  # ``?``: what a character outside ASCII is in the scan's bytes
@@ -188,6 +188,18 @@ def may_match(raw: bytes, runs: AbstractSet[bytes]) -> bool:
     if sieve is None or len(words.intersection(runs)) > MAX_WORDS:
         return True
     return sieve.search(raw) is not None
+
+
+def may_match_in(raw: bytes, lo: int, hi: int, blocks: Iterable[AbstractSet[bytes]]) -> bool:
+    """False only when no rule of the table can match inside ``raw[lo:hi]`` (any match there holds a sieve match).
+
+    ``blocks``: the letter runs of each piece of a few KB the span is cut into; when one of them holds more than
+    `MAX_WORDS` of the rules' words, the span is not searched (True), as `may_match` does for a whole text.
+    """
+    sieve, words = _SIEVE.get()
+    if sieve is None or any(len(words.intersection(runs)) > MAX_WORDS for runs in blocks):
+        return True
+    return sieve.search(raw, lo, hi) is not None
 
 
 def _known() -> tuple[Any, tuple[bytes, ...]]:
