@@ -249,11 +249,12 @@ def main() -> None:
         "finding (exactly what `sanitize_injection` rewrites); low findings are only logged.",
         "",
         f"Corpus: tune {counts['tune']}, eval {counts['eval']}, eval2 {counts['eval2']}, eval3 {counts['eval3']}, "
-        f"eval4 {counts['eval4']}, eval5 {counts['eval5']}, eval6 {counts['eval6']} strings (`tests/data/guard/`; sources and licenses per "
-        "string in `source`; how each part was made and frozen: `docs/guard.md`). Rules are written and the learned "
-        "model is trained from tune only; eval (frozen in round 1), eval2 (frozen in round 4, before any rule of that "
-        "round was written), eval3 (round 5), eval4 (round 6), eval5 (round 7) and eval6 (round 9; all four before "
-        "any rule or training of their round) are read only for these tables.",
+        f"eval4 {counts['eval4']}, eval5 {counts['eval5']}, eval6 {counts['eval6']} strings (`tests/data/guard/`; "
+        "sources and licenses per string in `source`; how each part was made and frozen: `docs/guard.md`). "
+        "Rules are written and the learned model is trained from tune only; eval (frozen in round 1), eval2 "
+        "(frozen in round 4, before any rule of that round was written), eval3 (round 5), eval4 (round 6), eval5 "
+        "(round 7) and eval6 (round 9; all four before any rule or training of their round) are read only for "
+        "these tables.",
         "",
         "## Learned model on and off",
         "",
