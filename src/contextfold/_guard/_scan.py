@@ -264,6 +264,8 @@ _COMMAND_NEXT = re.compile(r"[^\n]{0,200}:[\x20\t]*\n(?:[\x20\t]*\n){0,2}(?:`|\x
 _LIST_ITEM = re.compile(r"[\x20\t]{0,8}[-*+][\x20\t]{1,4}")
 # A table-of-contents link whose label is its anchor ("[SYSTEM](#system)"), not a fake "[system](#context)" turn.
 _TOC_LINK = re.compile(r"\[([\w-]{1,30})\] ?\(#\1\)")
+# A Markdown link whose text names a role ("[system prompt](https://...)", "[System](./system.md)"): a link to docs.
+_MD_LINK = re.compile(r"\[[^\]\n]{1,60}\]\((?:https?://|\.{0,2}/)")
 
 
 def _describes_command(folded: str, start: int) -> bool:
@@ -296,6 +298,9 @@ _IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
 _VERB_ON_IDENTIFIER_AT = re.compile(r"[a-z]{2,12}[\x20\t]{1,3}(?:self\.|this\.|cls\.)?[a-z]{1,20}_[a-z_]{1,30}\b")
 _VERB_IDENTIFIER_AT = re.compile(r"(?:ignore|disregard|forget|skip|override|bypass|disable)_[a-z]")
 _OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
+# The character before a match that glues it into an identifier or a decorator (round 9): ``_``, ``@``, or a ``.``
+# after a letter or digit (``self.system_prompt``; a sentence's full stop is followed by a blank, not a letter).
+_GLUED_BEFORE = re.compile(r"[_@]|(?<=[a-z0-9])\.")
 
 
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
@@ -306,9 +311,11 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     """
     if rule_id in _STRUCTURAL:
         return _structure_downgraded(rule_id, folded, start)
+    if (start and _GLUED_BEFORE.match(folded, start - 1)) or _IDENTIFIER_AT.match(folded, start):
+        return True  # the match starts inside an identifier (``_system_prompt``, ``additional_instructions``): code
     if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
         return True
-    if rule_id == "role.tag" and _TOC_LINK.match(folded, start):
+    if rule_id == "role.tag" and (_TOC_LINK.match(folded, start) or _MD_LINK.match(folded, start)):
         return True
     if rule_id.startswith("secret.") and (
         _CALL_AT.match(folded, start)
