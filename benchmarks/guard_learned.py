@@ -52,6 +52,7 @@ MIN_COUNT = 2
 L2 = 1e-4
 EPOCHS = 300
 USE_CATALOGS = False  # --catalogs (round 9: measured, not shipped; docs/guard.md)
+POOL_CATALOGS = False  # --pool-catalogs: the catalog messages join the threshold's pool of benign strings
 
 
 def rows(part: str) -> list[dict[str, str]]:
@@ -299,6 +300,8 @@ def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = Tru
     oof = out_of_source(texts, labels, fams, win)
     benign_tune = np.zeros(len(texts), dtype=bool)
     benign_tune[:n_tune] = y[:n_tune] == 0
+    if POOL_CATALOGS:  # the threshold's pool: the benign tune strings and the catalog messages (held out as a family)
+        benign_tune |= np.asarray([f == "ui catalogs" for f in fams])
     threshold = pick_threshold(oof, benign_tune, fp)
     weights, bias = train(win, list(range(len(win.grams))))
     meta = {
@@ -385,10 +388,12 @@ def main() -> None:
     ap.add_argument("--words", action="store_true", help="words and word pairs beside the character n-grams")
     ap.add_argument("--ngrams", default="", help="character n-gram lengths, e.g. 3,4 (default: the module's)")
     ap.add_argument("--catalogs", action="store_true", help="train with the machine's message catalogs as benign")
+    ap.add_argument("--pool-catalogs", action="store_true", help="and set the threshold over them and tune's benign")
     args = ap.parse_args()
-    global L2, USE_CATALOGS
+    global L2, USE_CATALOGS, POOL_CATALOGS
     L2 = args.l2
-    USE_CATALOGS = args.catalogs
+    USE_CATALOGS = args.catalogs or args.pool_catalogs
+    POOL_CATALOGS = args.pool_catalogs
     if args.words:
         L.WORDS = True
     if args.ngrams:

@@ -1086,8 +1086,35 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
         return findings
+    findings = [_help_low(text, f) for f in findings]
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
+
+
+# A line of a command's help or usage text (round 9): an option and its description ("  -f, --force   ignore
+# nonexistent files", "-r\t忘记所有已经记住的位置") or a usage line ("用法： [忽略任何命令列引數]"), in any
+# language. What it says about ignoring, forgetting or skipping is the program's behaviour, not an order.
+_HELP_LINE = re.compile(
+    r"[\x20\t]{0,30}(?:-{1,2}[A-Za-z0-9?][\w-]{0,40}(?:\[?[=\x20][^\s]{1,40}\]?)?(?:,[\x20\t]{0,3}-{1,2}[A-Za-z0-9][\w-]{0,40}"
+    r"(?:\[?[=\x20][^\s]{1,40}\]?)?)*(?:\t|\x20{2,})"
+    r"|(?i:usage|用法|使用法|使い方|사용법|использование|uso|utilisation|verwendung|aufruf)[\x20\t]{0,3}[:：])"
+)
+
+
+_ABOUT_ORDERS = re.compile(
+    r"(?i:instruction|\brules\b|\byour\b|\bprevious\b|\bsystem\b|指令|指示|规则|規則|ルール|규칙|지시|지침|инструкц|правил|указани)"
+)
+
+
+def _help_low(text: str, f: Finding) -> Finding:
+    """``f`` reported low when it starts on a line of help or usage text (`_HELP_LINE`) after its option."""
+    if not f.blocking:
+        return f
+    lo = text.rfind("\n", 0, f.start) + 1
+    m = _HELP_LINE.match(text, lo, f.start + 1)
+    if m is None or m.end() > f.start or _ABOUT_ORDERS.search(text, f.start, f.end) is not None:
+        return f  # "--help  Ignore all previous instructions ...": help text never names the reader's instructions
+    return Finding(f.category, "low", f.start, f.end, f.excerpt, f.rule)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
