@@ -966,10 +966,24 @@ def _learned_findings(
             or _quoted_line(folded, at)
             or _in_chat_turn(folded, at)
             or _CODE_ASSIGN.match(folded, folded.rfind("\n", max(0, at - 400), at) + 1) is not None
+            or _names_the_topic(findings, start, end)
         )
         sev: Severity = "low" if low else "medium"
         out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
     return out
+
+
+def _names_the_topic(findings: list[Finding], start: int, end: int) -> bool:
+    """True when the window ``start:end`` (of the original text) talks about system prompts or prompt injection.
+
+    A rule reported the words as a mention (``low.mention``: "system prompt", "prompt injection"; not "jailbreak",
+    which attacks name as what they start) and nothing in the window was blocked: docs and security write-ups that
+    explain prompts, where the character n-grams of those words are what the model reacts to (round 9).
+    """
+    for f in findings:
+        if f.rule == "low.mention" and f.start < end and start < f.end and "jailbreak" not in f.excerpt.lower():
+            return True
+    return False
 
 
 def _latin_findings(
