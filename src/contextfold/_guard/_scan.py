@@ -1124,7 +1124,9 @@ def _help_low(text: str, f: Finding) -> Finding:
     """``f`` reported low when it starts on a line of help or usage text (`_HELP_LINE`) after its option."""
     if not f.blocking:
         return f
-    lo = text.rfind("\n", 0, f.start) + 1
+    lo = text.rfind("\n", max(0, f.start - 400), f.start) + 1
+    if lo == 0 and f.start > 400:
+        return f  # more than 400 characters of its line before it: no help line (and a flood costs no long search)
     m = _HELP_LINE.match(text, lo, f.start + 1)
     if m is None or m.end() > f.start or _ABOUT_ORDERS.search(text, f.start, f.end) is not None:
         return f  # "--help  Ignore all previous instructions ...": help text never names the reader's instructions
