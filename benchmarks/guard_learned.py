@@ -25,8 +25,11 @@ from __future__ import annotations
 
 import argparse
 import collections
+import gettext
+import hashlib
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -43,11 +46,13 @@ from contextfold._guard._normalize import fold_bytes  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "guard"
 OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
-PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6")
 KEEP = 30_000
 MIN_COUNT = 2
 L2 = 1e-4
 EPOCHS = 300
+USE_CATALOGS = False  # --catalogs (round 9: measured, not shipped; docs/guard.md)
+POOL_CATALOGS = False  # --pool-catalogs: the catalog messages join the threshold's pool of benign strings
 
 
 def rows(part: str) -> list[dict[str, str]]:
@@ -203,15 +208,59 @@ def prose_chunks(text_dir: Path) -> list[str]:
     return out
 
 
+# Message catalogs of the machine's packages (gettext ``.mo``; GPL / LGPL / BSD: read at training time, never
+# copied into the corpus): UI text in many languages about passwords, keys, settings, errors and what "you" should
+# do next, the benign look-alikes the corpus holds too few of (round 9, ``--catalogs``; training only, not in the
+# threshold's pool).
+CATALOGS = (
+    "PackageKit", "apt", "libapt-pkg6.0", "software-properties", "python-apt", "dpkg", "git", "glib20", "gtk20",
+    "gnupg2", "coreutils", "grep", "wget", "bash", "findutils", "adduser", "avahi", "appstream",
+)  # fmt: skip
+CATALOG_TEXTS = 2000
+_CATALOG_WORD = re.compile(
+    r"(?i)\b(?:you|your|password|passphrase|key|token|ignore|ignored|forget|system|developer|mode|admin|root|"
+    r"instructions?|rules?|previous|prompt)\b"
+)
+
+
+def catalog_texts(root: Path = Path("/usr/share/locale")) -> list[str]:
+    """Translated messages (and their English originals) of `CATALOGS`, 20-600 characters, that hold a word of
+    `_CATALOG_WORD` in the original: the first `CATALOG_TEXTS` by SHA-256."""
+    found: dict[str, str] = {}
+    for mo in sorted(root.glob("*/LC_MESSAGES/*.mo")):
+        if mo.stem not in CATALOGS:
+            continue
+        try:
+            with mo.open("rb") as fh:
+                cat = gettext.GNUTranslations(fh)._catalog  # type: ignore[attr-defined]
+        except (OSError, UnicodeDecodeError, IndexError, ValueError):  # a catalog gettext cannot parse
+            continue
+        for key, value in cat.items():
+            orig = key[0] if isinstance(key, tuple) else key
+            if not isinstance(orig, str) or not isinstance(value, str) or not _CATALOG_WORD.search(orig):
+                continue
+            for t in (orig, value):
+                t = t.replace("_", "").replace("%s", "").strip()
+                if 20 <= len(t) <= 600:
+                    found.setdefault(hashlib.sha256(t.encode()).hexdigest(), t)
+    return [found[h] for h in sorted(found)[:CATALOG_TEXTS]]
+
+
 def training_set(dev: Path) -> tuple[list[dict[str, str]], list[str], list[int], list[str]]:
     tune = rows("tune")
     extra = dev_results(
         dev, 2.2, ("openhands_multiswe_llama4.jsonl", "tau_airline_gpt4o.jsonl", "swe_mini_gemini3pro.jsonl")
     )[:1500]
     prose = prose_chunks(dev.parent / "text")
-    texts = [r["text"] for r in tune] + extra + prose
-    labels = [int(r["label"] == "injection") for r in tune] + [0] * (len(extra) + len(prose))
-    fams = [family(r["source"]) for r in tune] + ["dev tool results"] * len(extra) + ["shared prose"] * len(prose)
+    catalogs = catalog_texts() if USE_CATALOGS else []
+    texts = [r["text"] for r in tune] + extra + prose + catalogs
+    labels = [int(r["label"] == "injection") for r in tune] + [0] * (len(extra) + len(prose) + len(catalogs))
+    fams = (
+        [family(r["source"]) for r in tune]
+        + ["dev tool results"] * len(extra)
+        + ["shared prose"] * len(prose)
+        + ["ui catalogs"] * len(catalogs)
+    )
     return tune, texts, labels, fams
 
 
@@ -251,10 +300,13 @@ def measure(dev: Path, fp: float = 0.01, write: bool = False, frozen: bool = Tru
     oof = out_of_source(texts, labels, fams, win)
     benign_tune = np.zeros(len(texts), dtype=bool)
     benign_tune[:n_tune] = y[:n_tune] == 0
+    if POOL_CATALOGS:  # the threshold's pool: the benign tune strings and the catalog messages (held out as a family)
+        benign_tune |= np.asarray([f == "ui catalogs" for f in fams])
     threshold = pick_threshold(oof, benign_tune, fp)
     weights, bias = train(win, list(range(len(win.grams))))
     meta = {
-        "trained_on": "tests/data/guard/tune.jsonl + 1500 dev tool results + shared prose chunks",
+        "trained_on": "tests/data/guard/tune.jsonl + 1500 dev tool results + shared prose chunks"
+        + (f" + {CATALOG_TEXTS} UI catalog messages" if USE_CATALOGS else ""),
         "ngrams": list(L.NGRAMS),
         "words": L.WORDS,
         "threshold_from": f"leave-one-source-out scores, at most {fp:.0%} of benign tune strings above",
@@ -335,9 +387,13 @@ def main() -> None:
     ap.add_argument("--l2", type=float, default=1e-4, help="L2 penalty of the logistic regression")
     ap.add_argument("--words", action="store_true", help="words and word pairs beside the character n-grams")
     ap.add_argument("--ngrams", default="", help="character n-gram lengths, e.g. 3,4 (default: the module's)")
+    ap.add_argument("--catalogs", action="store_true", help="train with the machine's message catalogs as benign")
+    ap.add_argument("--pool-catalogs", action="store_true", help="and set the threshold over them and tune's benign")
     args = ap.parse_args()
-    global L2
+    global L2, USE_CATALOGS, POOL_CATALOGS
     L2 = args.l2
+    USE_CATALOGS = args.catalogs or args.pool_catalogs
+    POOL_CATALOGS = args.pool_catalogs
     if args.words:
         L.WORDS = True
     if args.ngrams:

@@ -47,7 +47,7 @@ def test_tune_figures() -> None:
     recall, fpr = _rates("tune")
     assert recall >= 0.66
     assert fpr <= 0.02
-    old = [r for r in _rows("tune") if r.get("round") not in ("4", "7")]
+    old = [r for r in _rows("tune") if r.get("round") not in ("4", "7", "9")]
     # 224: "Console.log(systemPrompt)" is code that prints a prompt variable to a reader of a tool result (blocked
     # no more, like print(system_prompt)); "Enter admin mode" came back with the mode rule's model context.
     assert sum(_caught(r["text"]) for r in old if r["label"] == "injection") >= 224
@@ -58,6 +58,10 @@ def test_tune_figures() -> None:
     # tool-call tags trips role.inst (2), tool.xml_call (1) and the model (2); its other benign strings pass.
     new = [r for r in _rows("tune") if r.get("round") == "7" and r["label"] == "benign"]
     assert sum(_caught(r["text"]) for r in new) <= 5
+    # Round 9: LLM client libraries' code and docs around prompts, roles and tool calls (403 windows); two still
+    # trip a rule (a Bundle's ``instructions`` docstring, ``SystemPromptPart`` in a docstring).
+    r9 = [r for r in _rows("tune") if r.get("round") == "9" and r["label"] == "benign"]
+    assert len(r9) >= 400 and sum(_caught(r["text"]) for r in r9) <= 2
 
 
 def test_eval_figures_do_not_regress() -> None:

@@ -285,6 +285,18 @@ def _regions(raw: bytes) -> list[tuple[int, int]]:
     return [(lo, min(hi, len(raw))) for lo, hi in regions]
 
 
+def _glued(raw: bytes, start: int, end: int) -> bool:
+    """True when the concept word ``raw[start:end]`` is part of an identifier or a decorator, not prose.
+
+    It follows ``_``, ``@`` or a ``.`` glued to a letter (``self.prompt``), or ``_`` or ``(`` follows it (round 9).
+    """
+    before = raw[start - 1 : start]
+    after = raw[end : end + 1]
+    if before in (b"_", b"@") or after in (b"_", b"("):
+        return True
+    return before == b"." and raw[start - 2 : start - 1].isalnum()
+
+
 def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tuple[int, ...]]]:
     """Spans of ``raw`` (the folded bytes) where concepts that make an injection meet; empty when none can.
 
@@ -303,6 +315,8 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
                 return [(a, b, h) for (a, b), h in zip(spans, hits, strict=True)]
             name = _GROUP_INDEX[m.lastindex]
             start, end = m.span()
+            if _glued(raw, start, end):  # a word of code (``@override``, ``_llm_type``, ``base_instructions``)
+                continue
             last[name] = start
             for combo, others, reach in _COMPLETES[name]:  # noqa: B007 (``combo`` is read after the loop)
                 if all(start - last.get(c, -reach - 1) <= reach for c in others):

@@ -267,6 +267,8 @@ _COMMAND_NEXT = re.compile(r"[^\n]{0,200}:[\x20\t]*\n(?:[\x20\t]*\n){0,2}(?:`|\x
 _LIST_ITEM = re.compile(r"[\x20\t]{0,8}[-*+][\x20\t]{1,4}")
 # A table-of-contents link whose label is its anchor ("[SYSTEM](#system)"), not a fake "[system](#context)" turn.
 _TOC_LINK = re.compile(r"\[([\w-]{1,30})\] ?\(#\1\)")
+# A Markdown link whose text names a role ("[system prompt](https://...)", "[System](./system.md)"): a link to docs.
+_MD_LINK = re.compile(r"\[[^\]\n]{1,60}\]\((?:https?://|\.{0,2}/)")
 
 
 def _describes_command(folded: str, start: int) -> bool:
@@ -299,6 +301,9 @@ _IDENTIFIER_AT = re.compile(r"[a-z]{2,20}_[a-z]")
 _VERB_ON_IDENTIFIER_AT = re.compile(r"[a-z]{2,12}[\x20\t]{1,3}(?:self\.|this\.|cls\.)?[a-z]{1,20}_[a-z_]{1,30}\b")
 _VERB_IDENTIFIER_AT = re.compile(r"(?:ignore|disregard|forget|skip|override|bypass|disable)_[a-z]")
 _OVERRIDE_RULES = frozenset({"override.ignore", "override.override", "override.unrestricted"})
+# The character before a match that glues it into an identifier or a decorator (round 9): ``_``, ``@``, or a ``.``
+# after a letter or digit (``self.system_prompt``; a sentence's full stop is followed by a blank, not a letter).
+_GLUED_BEFORE = re.compile(r"[_@]|(?<=[a-z0-9])\.")
 
 
 def _downgraded(rule_id: str, folded: str, start: int) -> bool:
@@ -309,9 +314,11 @@ def _downgraded(rule_id: str, folded: str, start: int) -> bool:
     """
     if rule_id in _STRUCTURAL:
         return _structure_downgraded(rule_id, folded, start)
+    if (start and _GLUED_BEFORE.match(folded, start - 1)) or _IDENTIFIER_AT.match(folded, start):
+        return True  # the match starts inside an identifier (``_system_prompt``, ``additional_instructions``): code
     if rule_id == "secret.read_sensitive" and _in_inline_code(folded, start):
         return True
-    if rule_id == "role.tag" and _TOC_LINK.match(folded, start):
+    if rule_id == "role.tag" and (_TOC_LINK.match(folded, start) or _MD_LINK.match(folded, start)):
         return True
     if rule_id.startswith("secret.") and (
         _CALL_AT.match(folded, start)
@@ -1013,10 +1020,24 @@ def _learned_findings(
             or _quoted_line(folded, at)
             or _in_chat_turn(folded, at)
             or _CODE_ASSIGN.match(folded, folded.rfind("\n", max(0, at - 400), at) + 1) is not None
+            or _names_the_topic(findings, start, end)
         )
         sev: Severity = "low" if low else "medium"
         out.append(Finding("instruction_injection", sev, start, end, _excerpt(text, start, end), _LEARNED_ID))
     return out
+
+
+def _names_the_topic(findings: list[Finding], start: int, end: int) -> bool:
+    """True when the window ``start:end`` (of the original text) talks about system prompts or prompt injection.
+
+    A rule reported the words as a mention (``low.mention``: "system prompt", "prompt injection"; not "jailbreak",
+    which attacks name as what they start) and nothing in the window was blocked: docs and security write-ups that
+    explain prompts, where the character n-grams of those words are what the model reacts to (round 9).
+    """
+    for f in findings:
+        if f.rule == "low.mention" and f.start < end and start < f.end and "jailbreak" not in f.excerpt.lower():
+            return True
+    return False
 
 
 def _latin_findings(
@@ -1134,8 +1155,37 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
         return findings
+    findings = [_help_low(text, f) for f in findings]
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
+
+
+# A line of a command's help or usage text (round 9): an option and its description ("  -f, --force   ignore
+# nonexistent files", "-r\t忘记所有已经记住的位置") or a usage line ("用法： [忽略任何命令列引數]"), in any
+# language. What it says about ignoring, forgetting or skipping is the program's behaviour, not an order.
+_HELP_LINE = re.compile(
+    r"[\x20\t]{0,30}(?:-{1,2}[A-Za-z0-9?][\w-]{0,40}(?:\[?[=\x20][^\s]{1,40}\]?)?(?:,[\x20\t]{0,3}-{1,2}[A-Za-z0-9][\w-]{0,40}"
+    r"(?:\[?[=\x20][^\s]{1,40}\]?)?)*(?:\t|\x20{2,})"
+    r"|(?i:usage|用法|使用法|使い方|사용법|использование|uso|utilisation|verwendung|aufruf)[\x20\t]{0,3}[:：])"
+)
+
+
+_ABOUT_ORDERS = re.compile(
+    r"(?i:instruction|\brules\b|\byour\b|\bprevious\b|\bsystem\b|指令|指示|规则|規則|ルール|규칙|지시|지침|инструкц|правил|указани)"
+)
+
+
+def _help_low(text: str, f: Finding) -> Finding:
+    """``f`` reported low when it starts on a line of help or usage text (`_HELP_LINE`) after its option."""
+    if not f.blocking:
+        return f
+    lo = text.rfind("\n", max(0, f.start - 400), f.start) + 1
+    if lo == 0 and f.start > 400:
+        return f  # more than 400 characters of its line before it: no help line (and a flood costs no long search)
+    m = _HELP_LINE.match(text, lo, f.start + 1)
+    if m is None or m.end() > f.start or _ABOUT_ORDERS.search(text, f.start, f.end) is not None:
+        return f  # "--help  Ignore all previous instructions ...": help text never names the reader's instructions
+    return Finding(f.category, "low", f.start, f.end, f.excerpt, f.rule)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
