@@ -1,0 +1,578 @@
+"""Request shapes real clients send, driven through the engine over long sessions at a small window.
+
+Each history mixes the item kinds of one wire format (server tools, thinking between tool calls, provider items,
+results holding images, documents or search results, ...) and is checked after every request by validators written
+here, independent of the library's: every call answered once, after its call; the blocks and items the provider
+owns byte-identical to what the client sent; the client's own messages in the client's order; top-level fields
+untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import itertools
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from contextfold import BytesCounter
+from contextfold._stores._sqlite import SQLiteStore
+from contextfold.proxy import ProxyConfig
+from contextfold.proxy._engine import Engine, Outcome
+from contextfold.proxy._wire import FORMATS
+
+TENANT = "t" * 32
+BIG = "\n".join(f"line {i} value {i * 7} path /src/f{i}.py" for i in range(1500))
+
+
+def _engine(path: Path, window: int = 6000) -> Engine:
+    return Engine(ProxyConfig(window=window, state_dir=path), SQLiteStore(path / "state.sqlite3"), BytesCounter())
+
+
+def _out(n: int, words: int = 300) -> str:
+    return f"out{n} " + "data " * words
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value)
+
+
+def _sent(outcome: Outcome, body: dict[str, Any]) -> dict[str, Any]:
+    return orjson.loads(outcome.body) if outcome.body is not None else body
+
+
+# -- Anthropic ---------------------------------------------------------------------------------------------------
+
+_IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+_DOCUMENT = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "doc"}}
+
+
+def _search_result(text: str) -> dict[str, Any]:
+    return {
+        "type": "search_result",
+        "source": "https://example.test/a",
+        "title": "a",
+        "content": [{"type": "text", "text": text}],
+        "citations": {"enabled": True},
+    }
+
+
+def _anthropic_turn(kind: int, n: int) -> list[dict[str, Any]]:
+    """The model's part of turn ``n`` (and the client's tool results), of one of eight shapes."""
+    t = f"toolu_{n}"
+    srv = f"srvtoolu_{n}"
+    if kind == 0:  # thinking and redacted thinking between parallel tool calls; an error result as a list
+        return [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "thinking", "thinking": "hmm " * 20, "signature": f"SIG{n}"},
+                    {"type": "tool_use", "id": t, "name": "bash", "input": {"cmd": "ls"}},
+                    {"type": "redacted_thinking", "data": f"RED{n}"},
+                    {"type": "tool_use", "id": t + "b", "name": "bash", "input": {}},
+                ],
+            },
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": t, "content": _out(n)},
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": t + "b",
+                        "is_error": True,
+                        "content": [{"type": "text", "text": "boom"}],
+                    },
+                ],
+            },
+        ]
+    if kind == 1:  # server web search with encrypted results, cited text
+        return [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "server_tool_use", "id": srv, "name": "web_search", "input": {"query": "q"}},
+                    {
+                        "type": "web_search_tool_result",
+                        "tool_use_id": srv,
+                        "content": [
+                            {
+                                "type": "web_search_result",
+                                "url": "https://a",
+                                "title": "t",
+                                "encrypted_content": "E" * 60,
+                            }
+                        ],
+                    },
+                    {
+                        "type": "text",
+                        "text": f"found{n} " + "x " * 200,
+                        "citations": [
+                            {
+                                "type": "web_search_result_location",
+                                "url": "https://a",
+                                "title": "t",
+                                "encrypted_index": "EI",
+                                "cited_text": "c",
+                            }
+                        ],
+                    },
+                ],
+            }
+        ]
+    if kind == 2:  # MCP connector
+        return [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "mcp_tool_use", "id": f"mcptoolu_{n}", "name": "x", "server_name": "s", "input": {}},
+                    {
+                        "type": "mcp_tool_result",
+                        "tool_use_id": f"mcptoolu_{n}",
+                        "is_error": False,
+                        "content": [{"type": "text", "text": _out(n)}],
+                    },
+                    {"type": "text", "text": "ok"},
+                ],
+            }
+        ]
+    if kind == 3:  # code execution (bash flavour)
+        return [
+            {
+                "role": "assistant",
+                "content": [
+                    {"type": "server_tool_use", "id": srv, "name": "bash_code_execution", "input": {"command": "ls"}},
+                    {
+                        "type": "bash_code_execution_tool_result",
+                        "tool_use_id": srv,
+                        "content": {
+                            "type": "bash_code_execution_result",
+                            "stdout": _out(n),
+                            "stderr": "",
+                            "return_code": 0,
+                            "content": [],
+                        },
+                    },
+                    {"type": "text", "text": "done"},
+                ],
+            }
+        ]
+    call = {"role": "assistant", "content": [{"type": "tool_use", "id": t, "name": "see", "input": {}}]}
+    if kind == 4:  # a result with text, image and document, with a breakpoint on the result
+        result = {
+            "type": "tool_result",
+            "tool_use_id": t,
+            "content": [{"type": "text", "text": _out(n)}, _IMAGE, _DOCUMENT],
+            "cache_control": {"type": "ephemeral"},
+        }
+        return [call, {"role": "user", "content": [result]}]
+    if kind == 5:  # search results inside a tool result
+        result = {"type": "tool_result", "tool_use_id": t, "content": [_search_result(_out(n))]}
+        return [call, {"role": "user", "content": [result]}]
+    if kind == 6:  # an empty result list next to a container upload
+        return [
+            call,
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": t, "content": []},
+                    {"type": "container_upload", "file_id": f"file_{n}"},
+                ],
+            },
+        ]
+    # kind 7: an oversized result (cut at first sight) with a search result beside it
+    result = {"type": "tool_result", "tool_use_id": t, "content": _out(n, 3000)}
+    return [call, {"role": "user", "content": [result, _search_result("beside")]}]
+
+
+_ANTHROPIC_OWNED = frozenset(
+    {
+        "thinking",
+        "redacted_thinking",
+        "server_tool_use",
+        "web_search_tool_result",
+        "mcp_tool_use",
+        "mcp_tool_result",
+        "bash_code_execution_tool_result",
+        "search_result",
+        "container_upload",
+        "image",
+        "document",
+    }
+)
+
+
+def _blocks(messages: list[Any]) -> list[Any]:
+    """Every block of the messages, and every block inside their tool results."""
+    out: list[Any] = []
+    for m in messages:
+        if isinstance(m.get("content"), list):
+            for b in m["content"]:
+                out.append(b)
+                if b.get("type") == "tool_result" and isinstance(b.get("content"), list):
+                    out.extend(b["content"])
+    return out
+
+
+def _check_anthropic(forwarded: list[Any], sent: list[Any]) -> None:
+    """Alternating roles; each tool_use answered by the next message, each tool_result by the one before."""
+    for a, b in itertools.pairwise(forwarded):
+        assert a["role"] != b["role"], "two messages of one role in a row"
+
+    def ids(m: Any, kind: str, key: str) -> list[str]:
+        content = m.get("content") if m is not None else None
+        return sorted(b[key] for b in content if b.get("type") == kind) if isinstance(content, list) else []
+
+    for i, m in enumerate(forwarded):
+        calls = ids(m, "tool_use", "id")
+        if calls and i + 1 < len(forwarded):
+            assert ids(forwarded[i + 1], "tool_result", "tool_use_id") == calls
+        results = ids(m, "tool_result", "tool_use_id")
+        if results:
+            assert i > 0 and ids(forwarded[i - 1], "tool_use", "id") == results
+    client = {_dumps(b) for b in _blocks(sent)}
+    for block in _blocks(forwarded):
+        if block.get("type") in _ANTHROPIC_OWNED:
+            assert _dumps(block) in client, f"a {block['type']} block was altered"
+    # The client's newest message goes out as sent; the client's own messages keep their order.
+    assert forwarded[-1] == sent[-1]
+    order = {_dumps(m): i for i, m in enumerate(sent)}
+    seen = [order[_dumps(m)] for m in forwarded if _dumps(m) in order]
+    assert seen == sorted(seen)
+
+
+async def _anthropic_session(path: Path, kinds: list[int]) -> list[Outcome]:
+    engine = _engine(path)
+    history: list[Any] = [{"role": "user", "content": "start"}]
+    outcomes = []
+    for n, kind in enumerate(kinds):
+        history.extend(_anthropic_turn(kind, n))
+        if history[-1]["role"] == "user":
+            history.append({"role": "assistant", "content": f"a{n} " + "r " * 100})
+        history.append({"role": "user", "content": f"u{n} " + "w " * 150})
+        body = {
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 100,
+            "system": [{"type": "text", "text": "sys", "cache_control": {"type": "ephemeral"}}],
+            "tools": [{"name": "bash", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}],
+            "context_management": {"edits": [{"type": "clear_tool_uses_20250919"}]},
+            "messages": copy.deepcopy(history),
+        }
+        outcome = await engine.rewrite(
+            FORMATS["anthropic"], copy.deepcopy(body), {"x-claude-code-session-id": "s"}, TENANT
+        )
+        await engine.settle()
+        sent = _sent(outcome, body)
+        assert {k: v for k, v in sent.items() if k != "messages"} == {k: v for k, v in body.items() if k != "messages"}
+        _check_anthropic(sent["messages"], history)
+        outcomes.append(outcome)
+    return outcomes
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 7), min_size=18, max_size=30))
+def test_anthropic_shapes_stay_paired_and_provider_blocks_intact(tmp_path_factory: Any, kinds: list[int]) -> None:
+    outcomes = asyncio.run(_anthropic_session(tmp_path_factory.mktemp("shapes"), kinds))
+    assert any(o.compacted for o in outcomes)
+
+
+@pytest.mark.parametrize(
+    "beside",
+    [
+        _search_result("beside"),
+        {"type": "container_upload", "file_id": "file_1"},
+        {
+            "type": "text",
+            "text": "see the cited part",
+            "citations": [
+                {
+                    "type": "char_location",
+                    "cited_text": "x",
+                    "document_index": 0,
+                    "start_char_index": 0,
+                    "end_char_index": 1,
+                }
+            ],
+        },
+    ],
+    ids=["search_result", "container_upload", "cited_text"],
+)
+def test_the_blocks_beside_a_cut_result_go_out_as_the_client_sent_them(tmp_path: Path, beside: dict[str, Any]) -> None:
+    """Regression: the first-sight cut re-rendered the whole user message, so a block the canonical model does not
+    know became a ``[search_result] {...}`` text and a text lost its citations in the forwarded request."""
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": BIG}, beside]},
+    ]
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": messages}
+    outcome = asyncio.run(_engine(tmp_path).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
+    assert outcome.offloads == 1 and outcome.body is not None
+    last = orjson.loads(outcome.body)["messages"][-1]
+    assert len(_dumps(last["content"][0])) < len(BIG) // 2  # the result was cut
+    assert _dumps(last["content"][1]) == _dumps(beside)
+
+
+def test_an_oversized_result_holding_search_results_goes_out_as_sent(tmp_path: Path) -> None:
+    """Regression: a ``search_result`` inside a tool result made the engine raise on every request of the session
+    (forwarded unchanged by fail-open, so the session was never compacted); cutting it would rewrite the client's
+    search results as text."""
+    result = {"type": "tool_result", "tool_use_id": "t1", "content": [_search_result(BIG)]}
+    messages = [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "search", "input": {}}]},
+        {"role": "user", "content": [result]},
+    ]
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": messages}
+    outcome = asyncio.run(_engine(tmp_path).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
+    assert outcome.action == "pass" and outcome.body is None and outcome.tokens_before > 1000
+
+
+def test_a_session_of_search_results_compacts(tmp_path: Path) -> None:
+    outcomes = asyncio.run(_anthropic_session(tmp_path, [5] * 20))
+    assert any(o.compacted for o in outcomes)
+
+
+# -- Responses ---------------------------------------------------------------------------------------------------
+
+
+def _responses_turn(kind: int, n: int) -> list[dict[str, Any]]:
+    c = f"call_{n}"
+    shapes: list[list[dict[str, Any]]] = [
+        [
+            {"type": "reasoning", "id": f"rs_{n}", "summary": [], "encrypted_content": f"ENC{n}" * 10},
+            {"type": "function_call", "call_id": c, "name": "shell", "arguments": "{}", "id": f"fc_{n}"},
+            {"type": "function_call_output", "call_id": c, "output": _out(n)},
+        ],
+        [
+            {
+                "type": "local_shell_call",
+                "call_id": c,
+                "id": f"lsh_{n}",
+                "status": "completed",
+                "action": {"type": "exec", "command": ["ls"], "env": {}},
+            },
+            {"type": "local_shell_call_output", "id": c, "output": _out(n)},
+        ],
+        [
+            {
+                "type": "shell_call",
+                "call_id": c,
+                "id": f"sh_{n}",
+                "status": "completed",
+                "action": {"commands": ["ls"]},
+            },
+            {
+                "type": "shell_call_output",
+                "call_id": c,
+                "output": [{"stdout": _out(n), "stderr": "", "outcome": {"type": "exit", "exit_code": 0}}],
+            },
+        ],
+        [
+            {
+                "type": "apply_patch_call",
+                "call_id": c,
+                "id": f"apc_{n}",
+                "status": "completed",
+                "operation": {"type": "update_file", "path": "a.py", "diff": "-a\n+b"},
+            },
+            {"type": "apply_patch_call_output", "call_id": c, "status": "completed", "output": _out(n, 50)},
+        ],
+        [
+            {
+                "type": "computer_call",
+                "call_id": c,
+                "id": f"cu_{n}",
+                "status": "completed",
+                "action": {"type": "click", "x": 1, "y": 2, "button": "left"},
+                "pending_safety_checks": [],
+            },
+            {
+                "type": "computer_call_output",
+                "call_id": c,
+                "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AAAA"},
+            },
+        ],
+        [
+            {
+                "type": "mcp_list_tools",
+                "id": f"mcpl_{n}",
+                "server_label": "s",
+                "tools": [{"name": "x", "input_schema": {}}],
+            },
+            {
+                "type": "mcp_call",
+                "id": f"mcp_{n}",
+                "server_label": "s",
+                "name": "x",
+                "arguments": "{}",
+                "output": _out(n, 100),
+            },
+        ],
+        [
+            {"type": "mcp_approval_request", "id": f"mcpr_{n}", "server_label": "s", "name": "x", "arguments": "{}"},
+            {"type": "mcp_approval_response", "approval_request_id": f"mcpr_{n}", "approve": True},
+        ],
+        [
+            {
+                "type": "web_search_call",
+                "id": f"ws_{n}",
+                "status": "completed",
+                "action": {"type": "search", "query": "q"},
+            },
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "output_text",
+                        "text": f"found{n} " + "x " * 100,
+                        "annotations": [
+                            {"type": "url_citation", "url": "https://a", "title": "t", "start_index": 0, "end_index": 3}
+                        ],
+                    }
+                ],
+            },
+        ],
+        [{"type": "image_generation_call", "id": f"ig_{n}", "status": "completed", "result": "BASE64IMG" * 20}],
+        [
+            {
+                "type": "code_interpreter_call",
+                "id": f"ci_{n}",
+                "status": "completed",
+                "code": "print(1)",
+                "container_id": "cntr",
+                "outputs": [{"type": "logs", "logs": _out(n, 50)}],
+            }
+        ],
+        [
+            {
+                "type": "custom_tool_call",
+                "call_id": c,
+                "name": "apply_patch",
+                "input": "*** Begin Patch",
+                "id": f"ctc_{n}",
+            },
+            {"type": "custom_tool_call_output", "call_id": c, "output": [{"type": "input_text", "text": _out(n)}]},
+        ],
+        [{"type": "compaction", "id": f"cmp_{n}", "encrypted_content": f"COMPACT{n}" * 10}],
+        [{"type": "item_reference", "id": f"msg_{n}"}],
+        [
+            {"type": "function_call", "call_id": c, "name": "see", "arguments": "{}"},
+            {
+                "type": "function_call_output",
+                "call_id": c,
+                "output": [
+                    {"type": "input_text", "text": _out(n, 3000)},
+                    {"type": "input_image", "image_url": "data:image/png;base64,AAAA", "detail": "auto"},
+                ],
+            },
+        ],
+    ]
+    return shapes[kind]
+
+
+_RESPONSES_OWNED = frozenset(
+    {
+        "reasoning",
+        "compaction",
+        "item_reference",
+        "web_search_call",
+        "image_generation_call",
+        "code_interpreter_call",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "mcp_approval_response",
+        "computer_call",
+        "computer_call_output",
+        "local_shell_call",
+        "shell_call",
+        "apply_patch_call",
+        "custom_tool_call",
+        "function_call",
+    }
+)
+
+
+def _check_responses(forwarded: list[Any], sent: list[Any]) -> None:
+    """Every output after its call and answered once; owned items byte-identical; the client's order kept."""
+    calls: set[str] = set()
+    answered: set[str] = set()
+    for item in forwarded:
+        kind = item.get("type", "message")
+        if kind.endswith("_call") and "call_id" in item:
+            calls.add(item["call_id"])
+        if kind.endswith("_call_output"):
+            call = item.get("call_id", item.get("id"))
+            assert call in calls, f"{kind} {call} without its call before it"
+            assert call not in answered, f"{call} answered twice"
+            answered.add(call)
+        if kind == "mcp_approval_response":
+            assert any(i.get("id") == item["approval_request_id"] for i in forwarded), "an orphaned approval"
+    client = {_dumps(i) for i in sent}
+    for item in forwarded:
+        if item.get("type") in _RESPONSES_OWNED:
+            assert _dumps(item) in client, f"a {item['type']} item was altered"
+    assert forwarded[-1] == sent[-1]
+    order = {_dumps(m): i for i, m in enumerate(sent)}
+    seen = [order[_dumps(m)] for m in forwarded if _dumps(m) in order]
+    assert seen == sorted(seen)
+
+
+async def _responses_session(path: Path, kinds: list[int]) -> list[Outcome]:
+    engine = _engine(path)
+    history: list[Any] = [{"type": "message", "role": "developer", "content": "dev"}]
+    outcomes = []
+    for n, kind in enumerate(kinds):
+        history.append(
+            {
+                "type": "message",
+                "role": "user",
+                "id": f"msg_{n}",
+                "content": [{"type": "input_text", "text": f"u{n} " + "w " * 150}],
+            }
+        )
+        history.extend(_responses_turn(kind, n))
+        history.append(
+            {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": f"a{n} " + "r " * 100}],
+            }
+        )
+        body = {"model": "gpt-5", "instructions": "be good", "input": copy.deepcopy(history), "store": True}
+        outcome = await engine.rewrite(FORMATS["responses"], copy.deepcopy(body), {"session-id": "s"}, TENANT)
+        await engine.settle()
+        sent = _sent(outcome, body)
+        assert {k: v for k, v in sent.items() if k != "input"} == {k: v for k, v in body.items() if k != "input"}
+        _check_responses(sent["input"], history)
+        outcomes.append(outcome)
+    return outcomes
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.integers(0, 13), min_size=20, max_size=32))
+def test_responses_shapes_stay_paired_and_provider_items_intact(tmp_path_factory: Any, kinds: list[int]) -> None:
+    outcomes = asyncio.run(_responses_session(tmp_path_factory.mktemp("shapes"), kinds))
+    assert any(o.compacted for o in outcomes)
+
+
+def test_large_server_tool_results_are_counted_and_compacted(tmp_path: Path) -> None:
+    """Regression: a block the canonical model does not know was counted as a 2,000-character excerpt, so a session
+    of large code-execution outputs (or web search results) looked small and went out far over the window."""
+    history: list[Any] = [{"role": "user", "content": "start"}]
+    for n in range(8):
+        turn = _anthropic_turn(3, n)
+        turn[0]["content"][1]["content"]["stdout"] = f"run {n}\n" + "output line\n" * 2000
+        history.extend(turn)
+        history.append({"role": "user", "content": f"u{n}"})
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": history}
+    outcome = asyncio.run(_engine(tmp_path).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
+    assert outcome.tokens_before >= len(_dumps(history)) // 5
+    assert outcome.compacted and outcome.tokens_after <= 6000
+    _check_anthropic(_sent(outcome, body)["messages"], history)
