@@ -240,6 +240,19 @@ class OpenAIChat(WireFormat):
 
     name: WireName = "openai"
 
+    def canonical(self, index: int, message: Any) -> list[Message]:
+        if isinstance(message, dict) and message.get("role") == "function":
+            # The legacy ``functions`` API: the answer to the assistant's ``function_call`` (no call id), read as
+            # the user text it is for counting and digesting; never cut (not a ``tool`` message).
+            content = message.get("content")
+            text = content if isinstance(content, str) else orjson.dumps(content).decode()
+            return [Message.text_message("user", f"[function {message.get('name')}] {text}")]
+        return openai_to_messages([message])
+
+    def glued_to_next(self, message: Any) -> bool:
+        # A legacy ``function_call`` and the ``function`` message answering it are never separated by a cut.
+        return isinstance(message, dict) and message.get("role") == "assistant" and bool(message.get("function_call"))
+
 
 class AnthropicMessages(WireFormat):
     """``POST /v1/messages``: system prompt at the top level, tool results inside user messages."""
