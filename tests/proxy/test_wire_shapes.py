@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import itertools
+import random
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter
+from contextfold import BytesCounter, validate
+from contextfold._formats._responses import parse_item, responses_to_messages
+from contextfold._messages import ToolResultBlock
 from contextfold._stores._sqlite import SQLiteStore
 from contextfold.proxy import ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
@@ -694,3 +697,48 @@ def test_a_legacy_functions_session_compacts_and_keeps_each_function_call_with_i
     fail-open, so a client of the legacy functions API was never compacted)."""
     outcomes = asyncio.run(_chat_session(tmp_path, [1] * 24))
     assert any(o.compacted for o in outcomes)
+
+
+def test_a_local_shell_output_names_its_call_by_id() -> None:
+    call = {"type": "local_shell_call", "call_id": "c1", "id": "lsh_1", "action": {"type": "exec", "command": ["ls"]}}
+    output = {"type": "local_shell_call_output", "id": "c1", "output": "ok"}
+    [result] = parse_item(1, output).content
+    assert isinstance(result, ToolResultBlock) and result.call_id == "c1"
+    assert (
+        validate(
+            responses_to_messages([{"type": "message", "role": "user", "content": "go"}, call, output]), "responses"
+        )
+        == []
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_compaction_never_leaves_a_local_shell_output_without_its_call(tmp_path: Path, seed: int) -> None:
+    """Regression: ``local_shell_call_output`` names its call by ``id`` (it has no ``call_id``), so the format saw
+    an unanswered call and an unrelated item, and a compaction could cut between them (seed 0: the output went out
+    right after the summary, its call compacted away)."""
+    rnd = random.Random(seed)
+
+    async def run() -> int:
+        engine = _engine(tmp_path)
+        history: list[Any] = []
+        compactions = 0
+        for n in range(40):
+            history.append({"type": "message", "role": "user", "content": f"u{n} " + "w " * rnd.randint(10, 300)})
+            for j in range(rnd.randint(1, 3)):
+                c = f"c{n}_{j}"
+                action = {"type": "exec", "command": ["ls"], "env": {}}
+                history.append(
+                    {"type": "local_shell_call", "call_id": c, "id": f"ls_{c}", "status": "completed", "action": action}
+                )
+                history.append({"type": "local_shell_call_output", "id": c, "output": "o " * rnd.randint(10, 400)})
+            text = f"a{n} " + "r " * rnd.randint(10, 200)
+            history.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]})
+            body = {"model": "gpt-5", "input": copy.deepcopy(history)}
+            outcome = await engine.rewrite(FORMATS["responses"], copy.deepcopy(body), {"session-id": "s"}, TENANT)
+            await engine.settle()
+            compactions += outcome.compacted
+            _check_responses(_sent(outcome, body)["input"], history)
+        return compactions
+
+    assert asyncio.run(run()) >= 1

@@ -344,7 +344,10 @@ def _parse_reasoning(item: Mapping[str, Any]) -> Message:
 def _opaque(item: Mapping[str, Any], itype: str, names: dict[str, str]) -> Message:
     """An item kept verbatim; a ``call_id`` makes it a tool call or result, so pairing rules see it."""
     meta = freeze_meta({K_RAW: dict(item), K_TYPE: itype or None})
+    # ``local_shell_call_output`` names its call by ``id`` (the call's ``call_id``): it has no ``call_id`` field.
     call_id = item.get("call_id")
+    if call_id is None and itype == "local_shell_call_output":
+        call_id = item.get("id")
     label = f"[{itype or 'item'}]"
     if isinstance(call_id, str):
         if itype.endswith("_output"):
