@@ -742,3 +742,58 @@ def test_a_compaction_never_leaves_a_local_shell_output_without_its_call(tmp_pat
         return compactions
 
     assert asyncio.run(run()) >= 1
+
+
+def test_an_mcp_approval_is_paired_with_its_request() -> None:
+    request = {"type": "mcp_approval_request", "id": "mcpr_1", "server_label": "s", "name": "x", "arguments": "{}"}
+    answer = {"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": True}
+    items = [{"type": "message", "role": "user", "content": "go"}, request, answer]
+    assert validate(responses_to_messages(items), "responses") == []
+    orphan = validate(responses_to_messages([items[0], answer]), "responses")
+    assert [p.code for p in orphan if p.blocking] != []
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_compaction_never_leaves_an_mcp_approval_without_its_request(tmp_path: Path, seed: int) -> None:
+    """Regression: an ``mcp_approval_response`` names its request by ``approval_request_id``; the format saw two
+    unrelated items, and a compaction cut between them (seed 0 and 1: the answer went out, its request compacted
+    away; without the request the provider cannot resolve the approval)."""
+    rnd = random.Random(seed)
+
+    async def run() -> int:
+        engine = _engine(tmp_path)
+        history: list[Any] = []
+        compactions = 0
+        for n in range(40):
+            history.append({"type": "message", "role": "user", "content": f"u{n} " + "w " * rnd.randint(10, 300)})
+            history.append(
+                {"type": "mcp_approval_request", "id": f"mcpr_{n}", "server_label": "s", "name": "x", "arguments": "{}"}
+            )
+            if rnd.random() < 0.5:
+                text = "a " * rnd.randint(10, 300)
+                history.append(
+                    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}
+                )
+            history.append({"type": "message", "role": "user", "content": "yes " * rnd.randint(1, 100)})
+            history.append({"type": "mcp_approval_response", "approval_request_id": f"mcpr_{n}", "approve": True})
+            output = "o " * rnd.randint(10, 400)
+            history.append(
+                {
+                    "type": "mcp_call",
+                    "id": f"mcp_{n}",
+                    "server_label": "s",
+                    "name": "x",
+                    "arguments": "{}",
+                    "output": output,
+                }
+            )
+            text = f"a{n} " + "r " * rnd.randint(10, 200)
+            history.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]})
+            body = {"model": "gpt-5", "input": copy.deepcopy(history)}
+            outcome = await engine.rewrite(FORMATS["responses"], copy.deepcopy(body), {"session-id": "s"}, TENANT)
+            await engine.settle()
+            compactions += outcome.compacted
+            _check_responses(_sent(outcome, body)["input"], history)
+        return compactions
+
+    assert asyncio.run(run()) >= 1
