@@ -16,6 +16,8 @@ import random
 from pathlib import Path
 from typing import Any
 
+import anthropic
+import openai
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -28,6 +30,7 @@ from contextfold._stores._sqlite import SQLiteStore
 from contextfold.proxy import ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._wire import FORMATS
+from provider_server import ProviderServer, Reply
 
 TENANT = "t" * 32
 BIG = "\n".join(f"line {i} value {i * 7} path /src/f{i}.py" for i in range(1500))
@@ -797,3 +800,69 @@ def test_a_compaction_never_leaves_an_mcp_approval_without_its_request(tmp_path:
         return compactions
 
     assert asyncio.run(run()) >= 1
+
+
+# -- through the HTTP app, with the official SDKs ----------------------------------------------------------------
+
+
+def test_anthropic_sdk_session_of_server_tools_and_search_results(upstream: ProviderServer, make_proxy: Any) -> None:
+    """Server tool outputs and search results, sent by the Anthropic SDK through the proxy: compacted, paired, and
+    every block the provider owns reaches the upstream as the client sent it."""
+    proxy = make_proxy(window=8000)
+    client = anthropic.Anthropic(base_url=proxy.url, api_key="sk-ant-api03-shapes-000000", max_retries=0)
+    history: list[Any] = [{"role": "user", "content": "start"}]
+    compacted = []
+    sent: list[list[Any]] = []
+    try:
+        for n in range(14):
+            history.extend(_anthropic_turn((1, 3, 5, 7)[n % 4], n))
+            if history[-1]["role"] == "user":
+                history.append({"role": "assistant", "content": f"a{n} " + "r " * 100})
+            history.append({"role": "user", "content": f"u{n} " + "w " * 150})
+            upstream.queue(Reply(text=f"reply {n}"))
+            raw = client.messages.with_raw_response.create(
+                model="claude-sonnet-4-5", max_tokens=64, system="sys", messages=history
+            )
+            assert raw.parse().content[0].text == f"reply {n}"  # type: ignore[union-attr]
+            compacted.append(raw.headers["x-contextfold-compacted"] == "true")
+            sent.append(copy.deepcopy(history))
+    finally:
+        client.close()
+    assert any(compacted)
+    bodies = upstream.bodies("anthropic")
+    assert len(bodies) == len(sent)
+    for body, client_sent in zip(bodies, sent, strict=True):
+        _check_anthropic(body["messages"], client_sent)
+
+
+def test_responses_sdk_session_of_local_shell_calls_and_mcp_approvals(
+    upstream: ProviderServer, make_proxy: Any
+) -> None:
+    proxy = make_proxy(window=8000)
+    client = openai.OpenAI(base_url=proxy.url + "/v1", api_key="sk-proj-shapes-0000", max_retries=0)
+    history: list[Any] = []
+    compacted = []
+    sent: list[list[Any]] = []
+    try:
+        for n in range(24):
+            history.append({"type": "message", "role": "user", "content": f"u{n} " + "w " * 150})
+            history.extend(_responses_turn((1, 6, 5, 0)[n % 4], n))
+            history.append(
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": f"a{n} " + "r " * 100}],
+                }
+            )
+            upstream.queue(Reply(text=f"reply {n}"))
+            raw = client.responses.with_raw_response.create(model="gpt-5", instructions="be good", input=history)
+            assert raw.parse().output_text == f"reply {n}"
+            compacted.append(raw.headers["x-contextfold-compacted"] == "true")
+            sent.append(copy.deepcopy(history))
+    finally:
+        client.close()
+    assert any(compacted)
+    bodies = upstream.bodies("responses")
+    assert len(bodies) == len(sent)
+    for body, client_sent in zip(bodies, sent, strict=True):
+        _check_responses(body["input"], client_sent)
