@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import anthropic
+import httpx2
 import openai
 import orjson
 import pytest
@@ -866,3 +867,41 @@ def test_responses_sdk_session_of_local_shell_calls_and_mcp_approvals(
     assert len(bodies) == len(sent)
     for body, client_sent in zip(bodies, sent, strict=True):
         _check_responses(body["input"], client_sent)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "logged"),
+    [
+        (  # an item the format does not read is opaque: kept as sent, nothing else to compact
+            "/v1/responses",
+            {
+                "model": "gpt-5",
+                "input": [
+                    {"type": "message", "role": "user", "content": 42},
+                    {"type": "message", "role": "user", "content": "w " * 5000},
+                ],
+            },
+            " pass ",
+        ),
+        (  # a message the format refuses: the engine raises, the app forwards the client's bytes
+            "/v1/chat/completions",
+            {
+                "model": "gpt-4o",
+                "messages": [{"role": "user", "content": {"odd": True}}, {"role": "user", "content": "w " * 5000}],
+            },
+            "forwarded unchanged: internal error",
+        ),
+    ],
+    ids=["responses", "chat"],
+)
+def test_a_shape_the_formats_refuse_reaches_the_upstream_unchanged(
+    upstream: ProviderServer, make_proxy: Any, path: str, body: dict[str, Any], logged: str
+) -> None:
+    proxy = make_proxy(window=2000)
+    upstream.queue(Reply(text="fine"))
+    data = orjson.dumps(body)
+    headers = {"authorization": "Bearer sk-proj-shapes-0000", "content-type": "application/json"}
+    response = httpx2.post(proxy.url + path, content=data, headers=headers, timeout=60)
+    assert response.status_code == 200
+    assert upstream.requests[-1].raw == data  # over the window, but unreadable: the client's bytes, as sent
+    assert any(logged in line for line in proxy.lines)
