@@ -19,7 +19,9 @@ without re-rendering them:
   we do not know) is **opaque**: the item rides in ``meta`` verbatim and is
   given back byte for byte. An opaque item with a ``call_id`` becomes a tool
   call (or, for ``*_output`` types, a tool result), so tool pairing rules
-  keep the two together; others hold a short placeholder text.
+  keep the two together (as do ``local_shell_call_output``, which names its
+  call by ``id``, and an MCP approval request and its response); others hold
+  a short placeholder text.
 
 Reasoning and opaque items are always rendered from the stored original:
 nothing in contextfold may edit encrypted content, signatures or provider
@@ -103,6 +105,17 @@ _IMAGE_KEYS = frozenset({"type", "image_url", "file_id"})
 _FILE_KEYS = frozenset({"type", "file_data", "file_id", "file_url"})
 _TOOL_KEYS = frozenset({"type", "name", "description", "parameters"})
 
+
+_PAIRED_BY = {
+    "local_shell_call_output": "id",
+    "mcp_approval_request": "id",
+    "mcp_approval_response": "approval_request_id",
+}
+"""Opaque items that name the call they make or answer by a field other than ``call_id`` (the Responses API's
+``local_shell_call_output`` has no ``call_id``: its ``id`` is the call's; an MCP approval is asked by its ``id``
+and answered by ``approval_request_id``). Read as a call and its result, so no compaction separates them."""
+_ANSWER_TYPES = frozenset({"mcp_approval_response"})
+"""Opaque items that answer a call without the ``_output`` suffix."""
 
 _OPAQUE = None
 """What a part or item parser returns when the item must be kept verbatim (an unknown part, role or shape)."""
@@ -345,9 +358,11 @@ def _opaque(item: Mapping[str, Any], itype: str, names: dict[str, str]) -> Messa
     """An item kept verbatim; a ``call_id`` makes it a tool call or result, so pairing rules see it."""
     meta = freeze_meta({K_RAW: dict(item), K_TYPE: itype or None})
     call_id = item.get("call_id")
+    if call_id is None and itype in _PAIRED_BY:
+        call_id = item.get(_PAIRED_BY[itype])
     label = f"[{itype or 'item'}]"
     if isinstance(call_id, str):
-        if itype.endswith("_output"):
+        if itype.endswith("_output") or itype in _ANSWER_TYPES:
             output = item.get("output")
             text = output if isinstance(output, str) else label
             result = ToolResultBlock(call_id=call_id, content=(TextBlock(text=text),), name=names.get(call_id))

@@ -855,6 +855,7 @@ class Engine:
         """
         workspace = self.workspace(tenant)
         canon = fmt.canonical(index, message)
+        fixed = fmt.fixed_results(message)
         out: list[Message] = []
         n = 0
         for cm in canon:
@@ -863,7 +864,7 @@ class Engine:
                 continue
             blocks: list[Any] = []
             for block in cm.content:
-                if not isinstance(block, ToolResultBlock):
+                if not isinstance(block, ToolResultBlock) or block.call_id in fixed:
                     blocks.append(block)
                     continue
                 key = hashlib.sha256(block.text.encode("utf-8", "surrogatepass")).hexdigest() if same else ""
@@ -884,7 +885,7 @@ class Engine:
             out.append(cm.replace(content=tuple(blocks)))
         if not n:
             return b"", 0
-        rendered = strip_breakpoints(fmt.render_one(out))
+        rendered = strip_breakpoints(fmt.merge_rewrite(message, fmt.render_one(out)))
         return orjson.dumps(rendered), n
 
     async def _cut(

@@ -223,11 +223,35 @@ class WireFormat:
         """Whether a wire message carries a tool result (only those are cut when oversized)."""
         return isinstance(message, dict) and message.get("role") == "tool"
 
+    def fixed_results(self, message: Any) -> frozenset[str]:
+        """Call ids of the message's tool results that must go out as sent (content the canonical model lacks)."""
+        return frozenset()
+
+    def merge_rewrite(self, client: Any, rendered: dict[str, Any]) -> dict[str, Any]:
+        """The rewritten message to store: ``rendered``, with what the rewrite did not change as the client sent it.
+
+        ``rendered`` is the message re-rendered from canonical form with its results cut.
+        """
+        return rendered
+
 
 class OpenAIChat(WireFormat):
     """``POST /v1/chat/completions``."""
 
     name: WireName = "openai"
+
+    def canonical(self, index: int, message: Any) -> list[Message]:
+        if isinstance(message, dict) and message.get("role") == "function":
+            # The legacy ``functions`` API: the answer to the assistant's ``function_call`` (no call id), read as
+            # the user text it is for counting and digesting; never cut (not a ``tool`` message).
+            content = message.get("content")
+            text = content if isinstance(content, str) else orjson.dumps(content).decode()
+            return [Message.text_message("user", f"[function {message.get('name')}] {text}")]
+        return openai_to_messages([message])
+
+    def glued_to_next(self, message: Any) -> bool:
+        # A legacy ``function_call`` and the ``function`` message answering it are never separated by a cut.
+        return isinstance(message, dict) and message.get("role") == "assistant" and bool(message.get("function_call"))
 
 
 class AnthropicMessages(WireFormat):
@@ -281,8 +305,50 @@ class AnthropicMessages(WireFormat):
             isinstance(b, dict) and b.get("type") == "tool_result" for b in content
         )
 
+    def fixed_results(self, message: Any) -> frozenset[str]:
+        # A result holding blocks the canonical model does not know (`search_result`, future types) is read
+        # leniently, as text naming them: cutting that text would forward our rendering, not the client's blocks.
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            return frozenset()
+        return frozenset(
+            str(b.get("tool_use_id"))
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "tool_result" and not _known_result(b)
+        )
+
+    def merge_rewrite(self, client: Any, rendered: dict[str, Any]) -> dict[str, Any]:
+        # Only the tool_result blocks are ours; every other block (text with citations, `search_result`,
+        # `container_upload`, ...) and every result left as it was goes out as the client's own block.
+        theirs, ours = client.get("content") if isinstance(client, dict) else None, rendered.get("content")
+        if not isinstance(theirs, list) or not isinstance(ours, list):
+            return rendered
+        results: dict[Any, Any] = {}
+        for block in ours:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                results.setdefault(block.get("tool_use_id"), block)
+        fixed = self.fixed_results(client)
+        merged = [
+            results.get(b.get("tool_use_id"), b)
+            if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") not in fixed
+            else b
+            for b in theirs
+        ]
+        return {**client, "content": merged}
+
 
 _ANTHROPIC_USER_BLOCKS = frozenset({"text", "image", "document", "tool_result"})
+_ANTHROPIC_RESULT_BLOCKS = frozenset({"text", "image", "document"})
+
+
+def _known_result(block: Mapping[str, Any]) -> bool:
+    """Whether a ``tool_result`` block holds only what the canonical model reads (a string or known blocks)."""
+    content = block.get("content")
+    if not isinstance(content, list):
+        return True
+    return all(isinstance(inner, dict) and inner.get("type") in _ANTHROPIC_RESULT_BLOCKS for inner in content)
+
+
 _ANTHROPIC_ASSISTANT_BLOCKS = frozenset({"text", "thinking", "redacted_thinking", "tool_use"})
 
 
@@ -290,7 +356,8 @@ def _lenient(message: Any) -> dict[str, Any]:
     """A message the canonical model can read, for counting and digesting only (never forwarded).
 
     A ``system`` role becomes ``user``; blocks the model does not know (server tools, references, future
-    types) become a short text naming them, so the known blocks (tool calls, results) keep their pairing.
+    types; also inside a tool result) become a text naming them, so the known blocks (tool calls, results) keep
+    their pairing.
     """
     if not isinstance(message, dict):
         raise InputError(f"expected a message object, found {type(message).__name__}")
@@ -300,15 +367,25 @@ def _lenient(message: Any) -> dict[str, Any]:
     if isinstance(content, list):
         blocks = []
         for block in content:
-            if isinstance(block, dict) and block.get("type") in allowed:
-                blocks.append(block)
+            if isinstance(block, dict) and block.get("type") == "tool_result" and not _known_result(block):
+                inner = [_known(b, _ANTHROPIC_RESULT_BLOCKS) for b in block["content"]]
+                blocks.append({**block, "content": inner})
             else:
-                kind = block.get("type") if isinstance(block, dict) else type(block).__name__
-                blocks.append({"type": "text", "text": f"[{kind}] " + orjson.dumps(block).decode()[:2000]})
+                blocks.append(_known(block, allowed))
         content = blocks
     elif not isinstance(content, str):
         content = orjson.dumps(content).decode()
     return {"role": role, "content": content}
+
+
+def _known(block: Any, allowed: frozenset[str]) -> Any:
+    """A block of an ``allowed`` type as it is; any other as a text naming it, with its JSON."""
+    if isinstance(block, dict) and block.get("type") in allowed:
+        return block
+    kind = block.get("type") if isinstance(block, dict) else type(block).__name__
+    # The whole block, not an excerpt: the text is what the block is counted as (a server tool's output or a
+    # search result can hold most of a request's tokens).
+    return {"type": "text", "text": f"[{kind}] " + orjson.dumps(block).decode()}
 
 
 class Responses(WireFormat):
