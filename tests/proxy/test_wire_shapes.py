@@ -24,9 +24,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from contextfold import BytesCounter, validate
+from contextfold import BytesCounter, ToolResultBlock, validate
 from contextfold._formats._responses import parse_item, responses_to_messages
-from contextfold._messages import ToolResultBlock
 from contextfold._stores._sqlite import SQLiteStore
 from contextfold.proxy import ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
