@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import base64
 import codecs
-import json
 from pathlib import Path
 
 OUT = Path(__file__).parent
@@ -1143,24 +1142,9 @@ def benign() -> list[dict[str, str]]:
 
 
 def main() -> None:
-    seen: set[str] = set()
-    for p in sorted(OUT.glob("*.jsonl")):
-        if p.name != "eval7.jsonl":
-            seen |= {json.loads(x)["text"] for x in p.read_text(encoding="utf-8").split("\n") if x}
-    out, dup = [], 0
-    for r in injections() + benign():
-        if r["text"] in seen:
-            dup += 1
-            continue
-        seen.add(r["text"])
-        out.append({**r, "round": ROUND})
-    with (OUT / "eval7.jsonl").open("w", encoding="utf-8") as fh:
-        for r in out:
-            fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    n_inj = sum(r["label"] == "injection" for r in out)
-    print(
-        f"round 10: eval7 {len(out)} strings ({n_inj} injections, {len(out) - n_inj} benign; {dup} already in the corpus)"
-    )
+    from build_round9 import write_frozen_split  # the same writer, run as a script from this folder
+
+    write_frozen_split("eval7", ROUND, injections() + benign())
 
 
 if __name__ == "__main__":
