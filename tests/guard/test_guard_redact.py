@@ -19,6 +19,35 @@ CASES = [
     ("postgres://bob:s3cr3t@db.example.com/app", "connection-password"),
     ("sha " + "ab" * 40, "hex"),
     ('"value": "' + "Eby8vdM02xNO" * 7 + "Ab==" + '"', "base64-key"),
+    # other services' documented token shapes
+    ("HF_TOKEN=hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "huggingface-token"),
+    ("SG.AbCdEfGhIjKlMnOpQrStUv.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfG", "sendgrid-key"),
+    ("password = pypi-AgEIcHlwaS5vcmcCJGE0ZDQ1ZjQ3LWI1YjYtNDg2Yy1hYjQ5LWE0ZjI4YjU0ZGRhZQACKlsz", "pypi-token"),
+    ("shpat_0123456789abcdef0123456789abcdef", "shopify-token"),
+    ("dop_v1_" + "ab12" * 16, "digitalocean-token"),
+    ("dapi0123456789abcdef0123456789abcdef-2", "databricks-token"),
+    ("bot 1234567890:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawq ok", "telegram-bot-token"),
+    ("lin_api_" + "Ab1" * 13 + "x", "linear-key"),
+    ("ntn_" + "Ab1x" * 11 + "Zz", "notion-token"),
+    ("ATATT3xFfGF0" + "Ab1_" * 45, "atlassian-token"),
+    ("glsa_" + "Ab12" * 8 + "_0a1b2c3d", "grafana-token"),
+    ("NRAK-A1B2C3D4E5F6G7H8I9J0K1L2M3N", "newrelic-key"),
+    ("DOPPLER_TOKEN dp.st.dev." + "Ab1_" * 10, "doppler-token"),
+    ("AGE-SECRET-KEY-1" + "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"[:29] * 2, "age-secret-key"),
+    ("hvs.CAESIJ1cR0b0nUbWk3Yx2zQ9pL0kVb7nAsDfGhJkLqWeRtYu", "vault-token"),
+    ("abcdEFGHijklmn.atlasv1." + "Ab1-" * 17, "terraform-token"),
+    ("PMAK-0a1b2c3d4e5f6a7b8c9d0e1f-0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e", "postman-key"),
+    ("GOCSPX-" + "Ab1_" * 7, "google-oauth"),
+    ("access ya29.a0AfH6SMBx" + "Ab1-" * 10, "google-oauth"),
+    ("gsk_" + "Ab1x" * 13, "groq-key"),
+    ("r8_" + "Ab1" * 12 + "x", "replicate-token"),
+    ("xai-" + "Ab1x" * 20, "xai-key"),
+    ("pplx-" + "Ab1x" * 12, "perplexity-key"),
+    ("sbp_" + "0a1b" * 10, "supabase-token"),
+    ("sntryu_" + "0a1b" * 16, "sentry-token"),
+    ("EAAA" + "Ab1_" * 15, "square-token"),
+    ("AZURE_CLIENT_SECRET abc8Q~" + "Ab1_.-~x" * 4, "azure-client-secret"),
+    ("xapp-1-A0123456789-1234567890123-" + "0a1b" * 16, "slack-token"),
 ]
 
 
@@ -135,6 +164,10 @@ def test_secrets_that_leaked_are_redacted(text: str, expected: str) -> None:
         f'"integrity": "sha512-{_AZURE_KEY}"',
         "if total == expected and " + "=" * 90,
         "x" * 86 + "==",
+        "hf_hub_download(repo_id=repo)  # hf_hub_download_with_retries_for_the_model",
+        "Keys start with SG. and tokens with dp.st. or ya29. (see the docs)",
+        "The secret has the form xxx8Q~ followed by 31 characters.",
+        "url = 'https://example.com/api/v1/users/1234567890:AAH'",
     ],
 )
 def test_lookalikes_are_kept(text: str) -> None:
@@ -206,3 +239,12 @@ def test_gate_prefilter_finds_exactly_the_literals_that_occur(text: str) -> None
     # One RE2 set pass stands for one ``find`` per gate literal: it must report exactly the literals present.
     low = text.encode("ascii", "replace").lower()
     assert _secrets._present(low) == {lit for lit in _secrets._GATE_LITS if lit in low}
+
+
+@pytest.mark.parametrize(("text", "kind"), CASES)
+@pytest.mark.parametrize("tail", ["", "x", "Ab1_-" * 3, " tail", "~.Q"])
+def test_gated_windows_see_as_far_as_each_rule(text: str, kind: str, tail: str) -> None:
+    # A window must reach one character past a rule's longest match, or a lookahead at its end would accept a
+    # longer token cut short: the gated scan gives what every rule over the whole text gives.
+    for variant in (text + tail, "pre " + text + tail, tail + text):
+        assert {(r.kind, r.start, r.end) for r in _secrets._candidates(variant)} == _full_candidates(variant)

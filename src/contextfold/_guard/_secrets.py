@@ -48,6 +48,49 @@ def _plain(least: int, most: int) -> str:
     return f"{chars}{{{least},{most}}}(?:[()]{chars}{{0,30}}){{0,6}}"
 
 
+# Tokens of other services, recognised by their documented prefix and shape: (kind, pattern, gate literals, how far
+# a match may start before and end after its literal). Each shape is specific (a fixed prefix and a length or
+# alphabet), so prose and identifiers do not match.
+_SERVICE_TOKENS: tuple[tuple[str, str, tuple[bytes, ...], int, int], ...] = (
+    ("huggingface-token", r"\b(?:hf|api_org)_[A-Za-z0-9]{34,40}\b", (b"hf_", b"api_org_"), 0, 42),
+    ("sendgrid-key", r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])", (b"sg.",), 0, 66),
+    ("pypi-token", r"\bpypi-AgE[A-Za-z0-9_-]{50,400}", (b"pypi-age",), 0, 400),
+    ("shopify-token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", (b"shpat_", b"shpca_", b"shppa_", b"shpss_"), 0, 34),
+    ("digitalocean-token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", (b"doo_v1_", b"dop_v1_", b"dor_v1_"), 0, 66),
+    ("databricks-token", r"\bdapi[a-f0-9]{32}(?:-[0-9])?\b", (b"dapi",), 0, 36),
+    ("telegram-bot-token", r"\b[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])", (b":aa",), 11, 34),
+    ("linear-key", r"\blin_api_[A-Za-z0-9]{40}\b", (b"lin_api_",), 0, 42),
+    ("notion-token", r"\b(?:ntn_[A-Za-z0-9]{46}|secret_[A-Za-z0-9]{43})\b", (b"ntn_", b"secret_"), 0, 48),
+    ("atlassian-token", r"\bATATT3[A-Za-z0-9_=-]{100,300}", (b"atatt3",), 0, 300),
+    ("grafana-token", r"\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b", (b"glsa_",), 0, 42),
+    ("grafana-token", r"\bglc_[A-Za-z0-9+/]{32,400}={0,2}", (b"glc_",), 0, 402),
+    ("newrelic-key", r"\bNRAK-[A-Z0-9]{27}\b", (b"nrak-",), 0, 28),
+    (
+        "doppler-token",
+        r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,32}\.)?[A-Za-z0-9_-]{40,64}", (b"dp.",), 0, 110,
+    ),
+    ("age-secret-key", r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", (b"age-secret-key-1",), 0, 60),
+    ("vault-token", r"\bhv[sb]\.[A-Za-z0-9_-]{24,400}", (b"hvs.", b"hvb."), 0, 400),
+    ("terraform-token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,100}", (b".atlasv1.",), 14, 100),
+    ("postman-key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", (b"pmak-",), 0, 60),
+    ("google-oauth", r"\b(?:GOCSPX-[A-Za-z0-9_-]{28}|ya29\.[0-9A-Za-z_-]{20,2048})", (b"gocspx-", b"ya29."), 0, 2050),
+    ("groq-key", r"\bgsk_[A-Za-z0-9]{52}\b", (b"gsk_",), 0, 54),
+    ("replicate-token", r"\br8_[A-Za-z0-9]{37}\b", (b"r8_",), 0, 38),
+    ("xai-key", r"\bxai-[A-Za-z0-9]{80}\b", (b"xai-",), 0, 82),
+    ("perplexity-key", r"\bpplx-[A-Za-z0-9]{48}\b", (b"pplx-",), 0, 50),
+    ("supabase-token", r"\bsbp_[a-f0-9]{40}\b", (b"sbp_",), 0, 42),
+    ("sentry-token", r"\b(?:sntrys_[A-Za-z0-9+/=_-]{50,800}|sntryu_[a-f0-9]{64}\b)", (b"sntrys_", b"sntryu_"), 0, 800),
+    ("square-token", r"\bEAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])", (b"eaaa",), 0, 60),
+    ("square-token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])", (b"sq0atp-", b"sq0csp-"), 0, 43),
+    # An Azure AD (Entra) client secret: 3 characters, a digit, ``Q~`` and 31-34 more.
+    (
+        "azure-client-secret",
+        r"(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])", (b"q~",), 4, 34,
+    ),
+    ("slack-token", r"\bxapp-[0-9]-[A-Z0-9]{8,16}-[0-9]{8,16}-[a-f0-9]{32,80}\b", (b"xapp-",), 0, 120),
+)  # fmt: skip
+
+
 _RULES: tuple[_Rule, ...] = (
     (
         "private-key",
@@ -87,6 +130,7 @@ _RULES: tuple[_Rule, ...] = (
     ("stripe-key", re.compile(r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,247}\b"), None),
     ("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"), None),
     ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), None),
+    *((kind, re.compile(pattern), None) for kind, pattern, *_ in _SERVICE_TOKENS),
     ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{8,4096}"), None),
     (
         # Azure storage / Service Bus keys in connection strings and settings (base64, 88 characters for storage).
@@ -177,6 +221,7 @@ _GATES: tuple[tuple[tuple[bytes, ...], int, int], ...] = (
     ((b"k_live_", b"k_test_"), 1, 260),  # stripe-key
     ((b"aiza",), 0, 40),  # google-api-key
     ((b"npm_",), 0, 40),  # npm-token
+    *((gates, before + 1, after + 1) for _, _, gates, before, after in _SERVICE_TOKENS),
     ((b"eyj",), 0, 17000),  # jwt
     ((b"accountkey", b"sharedaccesskey", b"account_key", b"account-key", b"storage_key", b"storage-key",
       b"storagekey", b"primary_key", b"primary-key", b"primarykey", b"secondary_key", b"secondary-key",
