@@ -48,6 +48,18 @@ CASES = [
     ("EAAA" + "Ab1_" * 15, "square-token"),
     ("AZURE_CLIENT_SECRET abc8Q~" + "Ab1_.-~x" * 4, "azure-client-secret"),
     ("xapp-1-A0123456789-1234567890123-" + "0a1b" * 16, "slack-token"),
+    # credentials in the shapes commands and config files print them
+    ("machine api.github.com login octocat password ghs_notreally1234", "password"),
+    ("machine example.com\n  login bob\n  password hunter2secret\n", "password"),
+    ("PGPASSWORD=s3cretPass psql -h db", "password"),
+    ("SMTP_PASS=s3cretPass", "password"),
+    ("mysql -u root -ps3cretPass -h db", "password"),
+    ("curl -u admin:s3cretPass https://example.com", "password"),
+    ("--password s3cretPass1", "password"),
+    ("gh auth login --token abcDEF123ghiJKL456mno", "api-key"),
+    ('{"auths": {"https://index.docker.io/v1/": {"auth": "Ym9iOnMzY3JldFBhc3N3b3Jk"}}}', "registry-auth"),
+    ("APP_KEY=base64:AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEf=", "api-key"),
+    ("https://discord.com/api/webhooks/123456789012345678/" + "AbCd1234_-" * 7, "discord-webhook"),
 ]
 
 
@@ -168,6 +180,18 @@ def test_secrets_that_leaked_are_redacted(text: str, expected: str) -> None:
         "Keys start with SG. and tokens with dp.st. or ya29. (see the docs)",
         "The secret has the form xxx8Q~ followed by 31 characters.",
         "url = 'https://example.com/api/v1/users/1234567890:AAH'",
+        "      --token string   Bearer token for authentication to the API server",
+        "  --password-stdin    Take the password from stdin",
+        "--token $GITHUB_TOKEN",
+        "enter your password twice",
+        "CACHE_BYPASS=true",
+        "first pass: tokenize the input",
+        "mysql -p -u root",
+        "curl -u $USER:$PASS https://example.com",
+        "machine learning password reset",
+        '"auth": "none", "grant": {"auth": "authorization_code"}',
+        "OLDPWD=/home/me",
+        "doForgotPassword=Forgot Password?\nhidePassword=Hide password",
     ],
 )
 def test_lookalikes_are_kept(text: str) -> None:

@@ -174,7 +174,10 @@ _RULES: tuple[_Rule, ...] = (
     (
         "password",
         re.compile(
-            r"(?i)\b(?:[a-z0-9]{1,30}[_-])?(?:password|passwd|pwd(?![\"']?\s{0,3}[:=]\s{0,3}[/~])|passphrase)[\"']?\s{0,3}[:=]\s{0,3}"
+            # ``DB_PASSWORD``, ``PGPASSWORD`` (an upper-case prefix without separator: ``hidePassword=Hide password``
+            # is a UI string), ``SMTP_PASS`` (``pass`` after a separator only: "first pass: ..." is prose)
+            r"(?i)\b(?:(?:[a-z0-9]{1,30}[_-]|(?-i:[A-Z]{2,12}))?(?:password|passwd|pwd(?![\"']?\s{0,3}[:=]\s{0,3}[/~])"
+            r"|passphrase|(?<=[_-])pass))[\"']?\s{0,3}[:=]\s{0,3}"
             r"(?:\"(?P<q>[^\"\s\[]{4,200})\"|'(?P<s>[^'\s\[]{4,200})'|(?P<v>" + _plain(4, 200) + "))"
         ),
         "q|s|v",
@@ -191,6 +194,71 @@ _RULES: tuple[_Rule, ...] = (
     ),
     # ``//registry.npmjs.org/:_authToken=VALUE`` in an .npmrc (older tokens are UUIDs, not ``npm_``).
     ("api-key", re.compile(r"(?i)_authToken=(?P<v>[^\s\"'`,;]{8,500})"), "v"),
+    # Credentials in the shapes commands and their config files print them.
+    (
+        # ~/.netrc: ``machine HOST login USER password SECRET`` (on one line or several)
+        "password",
+        re.compile(
+            r"\bmachine\s{1,10}\S{1,253}\s{1,10}login\s{1,10}\S{1,256}(?:\s{1,10}account\s{1,10}\S{1,256})?"
+            r"\s{1,10}password\s{1,10}(?P<v>\S{1,256})"
+        ),
+        "v",
+    ),
+    # ``mysql -u root -pSECRET``, ``curl -u user:SECRET``
+    (
+        "password",
+        re.compile(
+            r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,200}?[\x20\t]-p(?P<v>[^\s\"'-][^\s\"']{0,199})"
+        ),
+        "v",
+    ),
+    (
+        "password",
+        re.compile(
+            r"\bcurl\b[^\n|;&]{0,300}?[\x20\t](?:-u|--user)(?:[\x20\t]{1,4}|=)[\"']?[^\s:\"']{1,128}:(?P<v>[^\s\"']{1,256})"
+        ),
+        "v",
+    ),
+    (
+        # A command-line flag and its value after a blank: ``--password s3cret1``, ``--api-token abc123...`` (the
+        # value has a digit: a help text's ``--token string`` is no secret)
+        "password",
+        re.compile(
+            r"(?i)(?<![\w-])--(?:[a-z0-9]{1,20}-){0,3}(?:password|passwd)[\x20\t]{1,4}"
+            r"[\"']?(?P<v>(?=[^\s\"']{0,199}[0-9])[^\s\"'$<-][^\s\"']{5,199})"
+        ),
+        "v",
+    ),
+    (
+        "api-key",
+        re.compile(
+            r"(?i)(?<![\w-])--(?:[a-z0-9]{1,20}-){0,3}(?:token|api-?key|secret|access-key)[\x20\t]{1,4}"
+            r"[\"']?(?P<v>(?=[^\s\"']{0,199}[0-9])[^\s\"'$<-][^\s\"']{5,199})"
+        ),
+        "v",
+    ),
+    # ~/.docker/config.json: ``"auth": "base64(user:password)"``, identity and registry tokens
+    (
+        "registry-auth",
+        re.compile(r"\"(?:auth|identitytoken|registrytoken)\"\s{0,3}:\s{0,3}\"(?P<v>[A-Za-z0-9+/]{12,4096}={0,2})\""),
+        "v",
+    ),
+    # Laravel-style ``APP_KEY=base64:...``
+    (
+        "api-key",
+        re.compile(
+            r"(?i)\b(?:[a-z0-9]{1,30}[_-]){0,4}[a-z0-9]{0,30}key[\"']?\s{0,3}[:=]\s{0,3}[\"']?base64:"
+            r"(?P<v>[A-Za-z0-9+/]{16,400}={0,2})"
+        ),
+        "v",
+    ),
+    (
+        "discord-webhook",
+        re.compile(
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/(?P<v>[A-Za-z0-9_-]{40,100})"
+        ),
+        "v",
+    ),
     ("hex", re.compile(r"\b[0-9a-fA-F]{64,}\b"), None),
 )
 
@@ -233,6 +301,14 @@ _GATES: tuple[tuple[tuple[bytes, ...], int, int], ...] = (
     ((b"pass", b"pwd"), 32, 420),  # password (a plain value may continue through 6 parentheses)
     ((b"key", b"secret", b"token"), 50, 750),  # api-key
     ((b"_authtoken",), 0, 520),  # npm-auth
+    ((b"machine",), 0, 1400),  # netrc
+    ((b"mysql", b"mariadb"), 0, 420),  # mysql -p
+    ((b"curl",), 0, 720),  # curl -u
+    ((b"-password", b"-passwd"), 70, 220),  # a password flag and its value
+    ((b"-token", b"-key", b"-apikey", b"-secret"), 70, 220),  # a token flag and its value
+    ((b'"auth"', b'"identitytoken"', b'"registrytoken"'), 0, 4120),  # registry-auth
+    ((b"base64:",), 140, 420),  # KEY=base64:
+    ((b"discord",), 16, 160),  # discord-webhook
     ((), 0, 0),  # hex
 )  # fmt: skip
 _HEX = bytes(104 if chr(c) in "0123456789abcdefABCDEF" else 32 for c in range(256))  # hex digit -> "h"
