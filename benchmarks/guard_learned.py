@@ -46,7 +46,7 @@ from contextfold._guard._normalize import fold_bytes  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "guard"
 OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
-PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8")
 KEEP = 30_000
 MIN_COUNT = 2
 L2 = 1e-4
