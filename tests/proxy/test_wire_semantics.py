@@ -9,6 +9,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import anthropic
 import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from contextfold._stores._sqlite import SQLiteStore
 from contextfold.proxy import ProxyConfig
 from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._wire import FORMATS, count_breakpoints
+from provider_server import ProviderServer, Reply
 
 TENANT = "t" * 32
 EPHEMERAL = {"type": "ephemeral"}
@@ -225,3 +227,61 @@ def test_a_system_prompt_switching_form_keeps_its_lineage_and_replacement(tmp_pa
         await engine.store.aclose()
 
     asyncio.run(run())
+
+
+# -- 4. data blocks: the proxy counts them by the library's one rule -----------------------------------------------
+
+
+def test_a_large_text_document_counts_its_text_and_is_compacted(tmp_path: Path) -> None:
+    """Regression: a document block (read by the canonical model, unlike a block it does not know) counted a flat
+    2,000 tokens, so a request holding a 60,000-token text document went out uncompacted at a 6,000-token window."""
+    document = {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": BIG * 4}}
+    history: list[Any] = [{"role": "user", "content": [{"type": "text", "text": "read this"}, document]}]
+    for n in range(3):
+        history.extend(_turn(n, words=50))
+    body = _body(copy.deepcopy(history))
+    outcome = asyncio.run(_engine(tmp_path).rewrite(FORMATS["anthropic"], copy.deepcopy(body), {}, TENANT))
+    assert outcome.tokens_before > len(BIG)  # four times BIG's characters, at four a token
+    assert outcome.compacted and outcome.tokens_after < 6000
+
+
+# -- through the HTTP app, with the official SDK -----------------------------------------------------------------
+
+
+def test_anthropic_sdk_compaction_blocks_reach_the_upstream_as_sent(upstream: ProviderServer, make_proxy: Any) -> None:
+    """The beta client (``compact-2026-01-12``) round-trips the server's compaction block through the proxy at a small
+    window: every request reaches the upstream with everything up to the latest block as the client sent it, and
+    the proxy compacts what follows."""
+    proxy = make_proxy(window=6000)
+    client = anthropic.Anthropic(base_url=proxy.url, api_key="sk-ant-api03-compaction-00000", max_retries=0)
+    history: list[Any] = [{"role": "user", "content": "start " + "word " * 150}]
+    sent: list[list[Any]] = []
+    compacted = []
+    try:
+        for n in range(24):
+            if n == 2:
+                history.append(_compaction(n))
+                history.append({"role": "user", "content": f"u{n} " + "word " * 150})
+            else:
+                history.extend(_turn(n))
+            upstream.queue(Reply(text=f"reply {n}"))
+            raw = client.beta.messages.with_raw_response.create(
+                model="claude-sonnet-4-6",
+                max_tokens=64,
+                system="sys",
+                messages=history,
+                betas=["compact-2026-01-12"],
+                context_management={"edits": [{"type": "compact_20260112"}]},
+            )
+            compacted.append(raw.headers["x-contextfold-compacted"] == "true")
+            sent.append(copy.deepcopy(history))
+    finally:
+        client.close()
+    assert any(compacted)
+    bodies = upstream.bodies("anthropic")
+    assert len(bodies) == len(sent)
+    for body, client_sent in zip(bodies, sent, strict=True):
+        latest = _latest_compaction(client_sent)
+        if latest >= 0:
+            assert body["messages"][: latest + 1] == client_sent[: latest + 1]
+        assert body["messages"][-1] == client_sent[-1]
