@@ -48,20 +48,28 @@ def _turn(n: int, words: int = 150) -> list[dict[str, Any]]:
 # -- 1. Anthropic's server-side compaction block ------------------------------------------------------------------
 
 
-def _compaction(n: int) -> dict[str, Any]:
-    """An assistant turn that opens with the server's compaction block (``compact_20260112``), as the API returns it."""
-    return {
-        "role": "assistant",
-        "content": [
-            {
-                "type": "compaction",
-                "content": f"Summary {n}: the user asked for a build fix; " + "detail " * 60,
-                "encrypted_content": f"ENC{n}" + "x" * 40,
-                "signature": f"SIG{n}",
-            },
-            {"type": "text", "text": f"continuing after compaction {n}"},
-        ],
-    }
+def _compaction(n: int, *, call: bool = False) -> dict[str, Any]:
+    """An assistant turn that opens with the server's compaction block (``compact_20260112``), as the API returns it
+    (``call``: the turn goes on with a tool call)."""
+    content: list[Any] = [
+        {
+            "type": "compaction",
+            "content": f"Summary {n}: the user asked for a build fix; " + "detail " * 60,
+            "encrypted_content": f"ENC{n}" + "x" * 40,
+            "signature": f"SIG{n}",
+        },
+        {"type": "text", "text": f"continuing after compaction {n}"},
+    ]
+    if call:
+        content.append({"type": "tool_use", "id": f"toolu_c{n}", "name": "bash", "input": {"cmd": "ls"}})
+    return {"role": "assistant", "content": content}
+
+
+def _after_compaction(n: int, *, call: bool) -> dict[str, Any]:
+    if not call:
+        return {"role": "user", "content": f"u{n} " + "word " * 150}
+    result = {"type": "tool_result", "tool_use_id": f"toolu_c{n}", "content": f"out{n} " + "data " * 150}
+    return {"role": "user", "content": [result]}
 
 
 def _latest_compaction(messages: list[Any]) -> int:
@@ -72,14 +80,16 @@ def _latest_compaction(messages: list[Any]) -> int:
     return -1
 
 
-async def _session_with_compactions(path: Path, at: list[int], turns: int) -> tuple[list[Outcome], list[Any]]:
+async def _session_with_compactions(
+    path: Path, at: list[int], turns: int, *, call: bool = False
+) -> tuple[list[Outcome], list[Any]]:
     engine = _engine(path)
     history: list[Any] = [{"role": "user", "content": "start " + "word " * 150}]
     outcomes = []
     for n in range(turns):
         if n in at:
-            history.append(_compaction(n))
-            history.append({"role": "user", "content": f"u{n} " + "word " * 150})
+            history.append(_compaction(n, call=call))
+            history.append(_after_compaction(n, call=call))
         else:
             history.extend(_turn(n))
         body = _body(copy.deepcopy(history))
@@ -89,12 +99,16 @@ async def _session_with_compactions(path: Path, at: list[int], turns: int) -> tu
         await engine.settle()
         sent = _sent(outcome, body)["messages"]
         latest = _latest_compaction(history)
+        end = 0
         if latest >= 0:
             # Everything up to the latest compaction block goes out as the client sent it (the API drops what
-            # precedes the block, and the block itself is the provider's own, signed memory).
-            assert orjson.dumps(sent[: latest + 1]) == orjson.dumps(history[: latest + 1])
+            # precedes the block, and the block itself is the provider's own, signed memory), and so does the
+            # answer to its tool call.
+            end = latest + 1 + (call and latest + 1 < len(history))
+            assert orjson.dumps(sent[:end]) == orjson.dumps(history[:end])
         for a, b in itertools.pairwise(sent):
-            assert a["role"] != b["role"]
+            # roles alternate (the API would merge a summary into the tool results before it: allowed)
+            assert a["role"] != b["role"] or (call and a is sent[end - 1] and b["role"] == "user")
         assert sent[-1] == history[-1]
         outcomes.append(outcome)
     await engine.aclose()
@@ -110,9 +124,11 @@ def test_a_compaction_block_and_what_precedes_it_go_out_as_sent(tmp_path: Path) 
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.integers(0, 34), min_size=1, max_size=3, unique=True))
-def test_compaction_blocks_anywhere_are_kept_and_never_compacted_across(tmp_path_factory: Any, at: list[int]) -> None:
-    asyncio.run(_session_with_compactions(tmp_path_factory.mktemp("cmp"), at=at, turns=36))
+@given(st.lists(st.integers(0, 34), min_size=1, max_size=3, unique=True), st.booleans())
+def test_compaction_blocks_anywhere_are_kept_and_never_compacted_across(
+    tmp_path_factory: Any, at: list[int], call: bool
+) -> None:
+    asyncio.run(_session_with_compactions(tmp_path_factory.mktemp("cmp"), at=at, turns=36, call=call))
 
 
 def test_what_precedes_a_compaction_block_is_not_counted(tmp_path: Path) -> None:
