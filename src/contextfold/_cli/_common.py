@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
 from contextfold import (
-    MEDIA_TOKENS,
     DataBlock,
     HintBlock,
     InputError,
@@ -35,6 +34,7 @@ from contextfold import (
     ToolResultBlock,
     count_messages,
 )
+from contextfold._tokens._counting import data_tokens
 from contextfold.files import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
@@ -355,7 +355,7 @@ def message_breakdown(
                 parts.append((block.kind, block.name or "?", True, weight))
             case ToolResultBlock():
                 weight = sum(
-                    MEDIA_TOKENS if isinstance(inner, DataBlock) else counter.count_text(inner.text)
+                    data_tokens(inner, counter) if isinstance(inner, DataBlock) else counter.count_text(inner.text)
                     for inner in block.content
                 )
                 name = block.name or names.get(block.call_id) or "?"
@@ -365,7 +365,7 @@ def message_breakdown(
             case RedactedThinkingBlock():
                 parts.append((block.kind, None, False, 0))
             case DataBlock():
-                parts.append((block.kind, None, False, MEDIA_TOKENS))
+                parts.append((block.kind, None, False, data_tokens(block, counter)))
             case _:
                 assert_never(block)
     shares = _apportion(total, [w for *_, w in parts])

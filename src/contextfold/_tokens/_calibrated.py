@@ -55,7 +55,7 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._tokens._counting import MEDIA_TOKENS
+from contextfold._tokens._counting import data_tokens
 
 __all__ = [
     "CLASS_UNITS",
@@ -399,7 +399,7 @@ class CalibratedCounter:
     Within 10 % of o200k on every measured category of natural text and tool
     output, and at least 0.9 of o200k and cl100k on high-entropy text (ids,
     hashes, shuffled CJK), where bytes/4 and the previous estimate fell to a
-    third. Media blocks cost a flat `MEDIA_TOKENS`;
+    third. Data blocks cost what `data_tokens` says;
     each message adds `MESSAGE_OVERHEAD`, each tool call or result `BLOCK_OVERHEAD`.
     The texts of a message are estimated together (`estimate_texts`).
     """
@@ -411,8 +411,8 @@ class CalibratedCounter:
 
     def count_message(self, message: Message) -> int:
         # One pass over the blocks (this runs once per message on the hot path);
-        # collects the same text as `iter_text` and counts the same media as
-        # `media_blocks`. Exact-type checks first for the two commonest blocks:
+        # collects the same text as `iter_text` and counts the same data blocks
+        # as `media_tokens`. Exact-type checks first for the two commonest blocks:
         # `match` tries its class patterns one `isinstance` at a time.
         total = MESSAGE_OVERHEAD
         texts: list[str] = []
@@ -423,10 +423,10 @@ class CalibratedCounter:
             if type(block) is ToolResultBlock:
                 total += BLOCK_OVERHEAD
                 for inner in block.content:
-                    if type(inner) is TextBlock:
-                        texts.append(inner.text)
+                    if isinstance(inner, DataBlock):
+                        total += data_tokens(inner, self)
                     else:
-                        total += MEDIA_TOKENS
+                        texts.append(inner.text)
                 continue
             match block:
                 case TextBlock() | HintBlock():
@@ -441,11 +441,11 @@ class CalibratedCounter:
                         if isinstance(inner, TextBlock):
                             texts.append(inner.text)
                         else:
-                            total += MEDIA_TOKENS
+                            total += data_tokens(inner, self)
                 case ThinkingBlock():
                     texts.append(block.thinking)
                 case DataBlock():
-                    total += MEDIA_TOKENS
+                    total += data_tokens(block, self)
                 case RedactedThinkingBlock():
                     pass
                 case _:

@@ -19,7 +19,7 @@ from typing import Any
 
 from contextfold._errors import ConfigError, MissingExtraError
 from contextfold._messages import Message, iter_text
-from contextfold._tokens._counting import MEDIA_TOKENS, media_blocks
+from contextfold._tokens._counting import media_tokens
 
 __all__ = [
     "SHIPPED_ENCODINGS",
@@ -152,7 +152,7 @@ class TiktokenCounter:
         return len(self._encoding.encode_ordinary(text))
 
     def count_message(self, message: Message) -> int:
-        return sum(self.count_text(t) for t in iter_text(message)) + MEDIA_TOKENS * media_blocks(message)
+        return sum(self.count_text(t) for t in iter_text(message)) + media_tokens(message, self)
 
 
 class HFCounter:
@@ -183,4 +183,4 @@ class HFCounter:
         return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
 
     def count_message(self, message: Message) -> int:
-        return sum(self.count_text(t) for t in iter_text(message)) + MEDIA_TOKENS * media_blocks(message)
+        return sum(self.count_text(t) for t in iter_text(message)) + media_tokens(message, self)

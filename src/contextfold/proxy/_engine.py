@@ -759,6 +759,9 @@ class Engine:
         replacement = record.replacement
         if record.marked is not None:
             outside = count_breakpoints(body.get("system")) + count_breakpoints(body.get("tools"))
+            messages = body.get(fmt.key)
+            if isinstance(messages, list) and len(messages) > len(client):  # the head's, as the client placed them
+                outside += count_breakpoints(messages[: len(messages) - len(client)])
             if outside + count_breakpoints(tail) < MAX_BREAKPOINTS:
                 replacement = record.marked
         return [_Raw(replacement), *tail], tokens
@@ -1070,7 +1073,9 @@ class Engine:
             return None
         ordered = [*keep, *rendered] if fmt.keep_first else [*rendered, *keep]
         replacement = strip_breakpoints([*ordered, *carried])
-        client_breakpoints = count_breakpoints(client[record.covered : new_covered])
+        # Every breakpoint of the client's in the covered prefix falls inside the replacement (also those the last
+        # replacement already stood for, inner blocks of tool results included): one marks its end instead.
+        client_breakpoints = count_breakpoints(client[:new_covered])
         marked = None
         if fmt.name == "anthropic" and client_breakpoints:
             marked = orjson.dumps(_mark_last(replacement))

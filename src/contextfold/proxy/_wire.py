@@ -12,7 +12,14 @@ to canonical `Message`s for counting and compaction, and render the summary.
 `message_hash` is canonical: it ignores ``cache_control`` anywhere in the
 message and a lone text's string-vs-block form, so a client that moves its
 breakpoints, or writes the same text once as ``"x"`` and once as
-``[{"type": "text", "text": "x"}]``, still matches its stored lineage.
+``[{"type": "text", "text": "x"}]``, still matches its stored lineage; the
+system prompt that names a lineage is read the same way (`system_identity`).
+
+Anthropic's server-side compaction (``compact_20260112``) answers with an
+assistant ``compaction`` block, and the API drops everything before the latest
+such block. The message holding it (and the one answering its tool calls) is
+the end of the head: forwarded as sent, never compacted, and counted as the
+block's summary and what follows it, not as the history it replaced.
 """
 
 from __future__ import annotations
@@ -127,6 +134,9 @@ def strip_breakpoints(value: Any) -> Any:
 def transfer_breakpoints(client: Any, rewritten: dict[str, Any]) -> dict[str, Any]:
     """``rewritten`` with the client's current breakpoints put back on the same blocks (by position).
 
+    A breakpoint on a block inside a ``tool_result`` goes back on the same inner block when the rewrite kept the
+    result's blocks, else on its last inner block (a cut result ends with its notice and tail), else on the
+    ``tool_result`` block itself (a result rewritten as one string): it still closes the same result.
     ``rewritten`` itself (not a copy) when the client's message carries none there: a caller can tell by identity
     that the stored bytes go out unchanged. Never modifies ``rewritten``.
     """
@@ -139,18 +149,47 @@ def transfer_breakpoints(client: Any, rewritten: dict[str, Any]) -> dict[str, An
     if isinstance(theirs, list) and isinstance(ours, list):
         blocks = list(ours)
         for i, block in enumerate(theirs):
-            if i < len(blocks) and isinstance(block, dict) and _BREAKPOINT in block and isinstance(blocks[i], dict):
+            if i >= len(blocks) or not isinstance(block, dict) or not isinstance(blocks[i], dict):
+                continue
+            if _BREAKPOINT in block:
                 blocks[i] = {**blocks[i], _BREAKPOINT: block[_BREAKPOINT]}
+            inner = block.get("content")
+            if block.get("type") == "tool_result" and isinstance(inner, list):
+                blocks[i] = _transfer_inner(inner, blocks[i])
         out["content"] = blocks
     return out
 
 
+def _transfer_inner(theirs: list[Any], result: dict[str, Any]) -> dict[str, Any]:
+    """The rewritten ``tool_result`` block with the breakpoints of the client's inner blocks (``theirs``)."""
+    marks = [(j, b[_BREAKPOINT]) for j, b in enumerate(theirs) if isinstance(b, dict) and _BREAKPOINT in b]
+    if not marks:
+        return result
+    ours = result.get("content")
+    if not isinstance(ours, list) or not ours or not all(isinstance(b, dict) for b in ours):
+        return {**result, _BREAKPOINT: marks[-1][1]}
+    inner = list(ours)
+    for j, mark in marks:
+        at = j if len(inner) == len(theirs) else len(inner) - 1
+        inner[at] = {**inner[at], _BREAKPOINT: mark}
+    return {**result, "content": inner}
+
+
 def _has_breakpoint(message: dict[str, Any]) -> bool:
-    """Whether `transfer_breakpoints` has anything to move: a marker on the message or on one of its blocks."""
+    """Whether `transfer_breakpoints` has anything to move: a marker on the message, a block or a result's block."""
     if _BREAKPOINT in message:
         return True
     content = message.get("content")
-    return isinstance(content, list) and any(isinstance(block, dict) and _BREAKPOINT in block for block in content)
+    if not isinstance(content, list):
+        return False
+    for block in content:
+        if isinstance(block, dict):
+            if _BREAKPOINT in block:
+                return True
+            inner = block.get("content")
+            if isinstance(inner, list) and any(isinstance(b, dict) and _BREAKPOINT in b for b in inner):
+                return True
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +230,11 @@ class WireFormat:
         return openai_to_messages(head) if head else []
 
     def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
-        """What, besides tools and the model family, names the lineage (the system prompt as sent)."""
-        return head
+        """What, besides tools and the model family, names the lineage: the system prompt.
+
+        A lone text counts the same in string or block form; the caller drops the breakpoints.
+        """
+        return [_canon_node(m) for m in head]
 
     def canonical(self, index: int, message: Any) -> list[Message]:
         """One wire message as canonical messages (one or more, in order)."""
@@ -263,14 +305,35 @@ class AnthropicMessages(WireFormat):
     def _is_head(self, message: Any) -> bool:
         return False
 
+    def split(self, body: Mapping[str, Any], messages: list[Any]) -> Split:
+        # The API drops everything before the latest compaction block: the head ends with the message holding it
+        # (and the answer to its tool calls, which must stay with it); what follows is compacted as usual.
+        at = compaction_at(messages)
+        if at < 0:
+            return Split([], messages)
+        end = at + 1
+        if end < len(messages) and _calls_tools(messages[at]):
+            end += 1
+        return Split(messages[:end], messages[end:])
+
     def system_messages(self, body: Mapping[str, Any], head: Sequence[Any]) -> list[Message]:
         system = body.get("system")
-        if system is None:
-            return []
-        return anthropic_to_messages([], system)
+        out = [] if system is None else anthropic_to_messages([], system)
+        if head:
+            # What the model reads of the head: the compaction block's summary and what follows it, as fixed
+            # context (a leading system message is never compacted); what precedes it the API drops.
+            at = compaction_at(head)
+            text = "\n".join(_effective_text(m, first=k == 0) for k, m in enumerate(head[at:]))
+            out.append(Message.text_message("system", text))
+        return out
 
     def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
-        return body.get("system")
+        system = body.get("system")
+        prompt = _canon_parts(system) if isinstance(system, list) else system
+        if not head:
+            return prompt
+        # A new server compaction starts a new lineage (what it replaced is gone for the API, and so is the cache).
+        return [prompt, [message_hash(m) for m in head[compaction_at(head) :]]]
 
     def canonical(self, index: int, message: Any) -> list[Message]:
         try:
@@ -337,6 +400,47 @@ class AnthropicMessages(WireFormat):
         return {**client, "content": merged}
 
 
+def compaction_at(messages: Sequence[Any]) -> int:
+    """Index of the latest assistant message holding a server-side ``compaction`` block, or -1.
+
+    A block whose ``content`` is null is a failed compaction, which the API treats as a no-op: not a boundary.
+    """
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if not isinstance(message, dict) or message.get("role") != "assistant":
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "compaction" and block.get("content") is not None:
+                    return i
+    return -1
+
+
+def _calls_tools(message: Any) -> bool:
+    content = message.get("content") if isinstance(message, dict) else None
+    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_use" for b in content)
+
+
+def _effective_text(message: Any, *, first: bool) -> str:
+    """The text a head message puts before the model, for counting: from its compaction block on (``first``)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return content if isinstance(content, str) else orjson.dumps(content).decode()
+    if first:
+        start = max(i for i, b in enumerate(content) if isinstance(b, dict) and b.get("type") == "compaction")
+        content = content[start:]
+    parts = []
+    for block in content:
+        if isinstance(block, dict) and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif isinstance(block, dict) and block.get("type") == "compaction":
+            parts.append(str(block.get("content") or ""))
+        else:
+            parts.append(orjson.dumps(block).decode())
+    return "\n".join(parts)
+
+
 _ANTHROPIC_USER_BLOCKS = frozenset({"text", "image", "document", "tool_result"})
 _ANTHROPIC_RESULT_BLOCKS = frozenset({"text", "image", "document"})
 
@@ -399,7 +503,7 @@ class Responses(WireFormat):
         return responses_to_messages(list(head), instructions if isinstance(instructions, str) else None)
 
     def system_identity(self, body: Mapping[str, Any], head: Sequence[Any]) -> Any:
-        return [body.get("instructions"), head]
+        return [body.get("instructions"), [_canon_node(m) for m in head]]
 
     def _is_head(self, message: Any) -> bool:
         return (
