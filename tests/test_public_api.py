@@ -98,6 +98,7 @@ PINNED: frozenset[str] = frozenset(
         "builtin_tools",
         "count_messages",
         "count_tools",
+        "data_tokens",
         "detect_format",
         "discover",
         "dump_transcripts",

@@ -73,6 +73,7 @@ from contextfold._tokens._counting import (
     TokenTally,
     count_messages,
     count_tools,
+    data_tokens,
 )
 from contextfold._tokens._exact import HFCounter, TiktokenCounter
 from contextfold._tokens._factory import make_counter
@@ -250,6 +251,7 @@ __all__ = [
     "builtin_tools",
     "count_messages",
     "count_tools",
+    "data_tokens",
     "detect_format",
     "discover",
     "dump_transcripts",

@@ -7,9 +7,18 @@ import base64
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import MEDIA_TOKENS, BytesCounter, CalibratedCounter, DataBlock, Message, TextBlock, ToolResultBlock
-from contextfold._formats._anthropic import anthropic_to_messages
-from contextfold._tokens._counting import PAYLOAD_BYTES_PER_TOKEN, data_tokens, media_tokens
+from contextfold import (
+    MEDIA_TOKENS,
+    BytesCounter,
+    CalibratedCounter,
+    DataBlock,
+    Message,
+    TextBlock,
+    ToolResultBlock,
+    anthropic_to_messages,
+    data_tokens,
+)
+from contextfold._tokens._counting import PAYLOAD_BYTES_PER_TOKEN, media_tokens
 
 COUNTERS = (BytesCounter(), CalibratedCounter())
 REPORT = "\n".join(f"{i}: the build of module m{i} failed in src/m{i}.py line {i * 3}" for i in range(4000))

@@ -33,8 +33,8 @@ from contextfold import (
     ToolCallBlock,
     ToolResultBlock,
     count_messages,
+    data_tokens,
 )
-from contextfold._tokens._counting import data_tokens
 from contextfold.files import DEFAULT_MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
