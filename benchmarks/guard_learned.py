@@ -1,9 +1,9 @@
 """Train, write and measure the learned injection model beside the rules (`contextfold._guard._learned`).
 
 Trained on ``tests/data/guard/tune.jsonl`` only (plus benign tool results of the dev transcripts that no row of
-the speed or false-positive measures uses), never on ``eval``, ``eval2`` or ``eval3``. Features and windows are
-the shipped module's own (`grams`, `trigger_windows`), so the model is trained on exactly what it reads at run
-time: the windows around words that address a reader, or the whole of a short text.
+the speed or false-positive measures uses), never on an eval split (``eval`` to ``eval8``: `bench_guard.PARTS`).
+Features and windows are the shipped module's own (`grams`, `trigger_windows`), so the model is trained on exactly
+what it reads at run time: the windows around words that address a reader, or the whole of a short text.
 
 Training: logistic regression over the windows (each distinct character 3- and 4-gram once, weights divided by
 the square root of the window's gram count; class-balanced; L2), numpy and scipy, full batch. An injection's
