@@ -156,13 +156,13 @@ _REL_PATH = lazy_pattern(r"(?<![\w./:~-])(?=[\w.@+-]+/)[\w.@+-]+(?:/[\w.@+-]+)+\
 """A relative path with an extension; the look-ahead (a ``/`` after the first run, which every match has) rejects a
 plain word before the backtracking search for the rest starts (the same matches, a quarter faster)."""
 _REL_PATH_ASCII = Once(lambda: _re2_compile(r"(?:^|[^\w./:~-])([\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b)"))
-"""Where `_REL_PATH` first matches in ASCII text, in RE2: linear, without Python's per-position loop (most
-positions start no match; a tenth of the time on tool output, and most tool output holds no relative path). RE2 has no look-behind, so the character before a match is consumed instead
-(or the match starts the text) and the path is group 1. The same matches, in order: a match ends in a letter or
-digit, which the look-behind excludes, so the character before the next match is never part of the previous one.
-ASCII text only: RE2's ``\\w`` and ``\\b`` are ASCII, Python's Unicode. The look-ahead is dropped: every match
-has a ``/`` after its first run (it only sped Python's search up). Python's search then starts at that match (its
-look-behind still reads the character before)."""
+"""Where `_REL_PATH` first matches in ASCII text, in RE2: linear, without Python's per-position loop (a tenth of
+the time on tool output, and most tool output holds no relative path). RE2 has no look-behind, so the character
+before a match is consumed instead (or the match starts the text) and the path is group 1. The same first match: a
+match ends in a letter or digit, which the look-behind excludes, so the character before the next match is never
+part of the previous one. ASCII text only: RE2's ``\\w`` and ``\\b`` are ASCII, Python's Unicode. The look-ahead
+is dropped: every match has a ``/`` after its first run (it only sped Python's search up). Python's search then
+starts at that match (its look-behind still reads the character before)."""
 _ISSUE = lazy_pattern(r"(?<![\w&/#])#(\d{1,7})\b")
 _HASH = lazy_pattern(r"(?<![\w/.-])[0-9a-f]{7,40}(?![\w/-])")
 _HEX_RUN = lazy_pattern(r"[0-9a-f][0-9a-f]{6,}")
@@ -863,9 +863,10 @@ def _paths(text: str) -> list[str]:
     found = [m.group(0).rstrip("/.,:;") for m in _ABS_PATH.finditer(no_urls)]
     # Where the first relative path is, found by RE2 (see `_REL_PATH_ASCII`); the matches from there by `_REL_PATH`
     # (the RE2 binding's per-match cost is Python's tenfold).
-    first = _REL_PATH_ASCII.get().search(no_urls) if no_urls.isascii() else None
-    if first is not None or not no_urls.isascii():
-        found += [m.group(0) for m in _REL_PATH.finditer(no_urls, first.start(1) if first is not None else 0)]
+    if not no_urls.isascii():
+        found += [m.group(0) for m in _REL_PATH.finditer(no_urls)]
+    elif (first := _REL_PATH_ASCII.get().search(no_urls)) is not None:
+        found += [m.group(0) for m in _REL_PATH.finditer(no_urls, first.start(1))]
     return [p for p in found if p.count("/") >= 1 and len(p) > 3]
 
 
