@@ -76,6 +76,9 @@ PHASES: list[tuple[Any, str, str]] = [
     (engine_module.Engine, "_prefix_of", "hash, chain and count (new messages only)"),
     (engine_module.Engine, "_offload", "first-sight cut (whole)"),
     (_split, "split_tool_result", "  of which split"),
+    # The engine's probe split calls the name it imported (``from ... import split_tool_result``): wrapped too.
+    (engine_module, "split_tool_result", "  of which split"),
+    (engine_module, "output_fact_lines", "  of which fact lines"),
     (_local.LocalWorkspace, "offload_tool_result_payload", "  of which item write"),
     (SQLiteStore, "get_lineage", "store read"),
     (SQLiteStore, "put_lineage", "store write (background)"),

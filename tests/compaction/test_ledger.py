@@ -414,6 +414,34 @@ def test_path_rules_match_as_their_plain_forms_at_the_edges() -> None:
             assert [x.span() for x in fast.finditer(text)] == [x.span() for x in plain.finditer(text)], text
 
 
+_ASCII_RULE_TEXTS = st.one_of(
+    st.lists(st.sampled_from([p for p in _PATH_PARTS if p.isascii()] + ["b.c", "+", "x/y.pyz", "_"]), max_size=40).map(
+        "".join
+    ),
+    st.text(alphabet="ab1_/.~:-@+ \n\t#Z9", max_size=60),
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_ASCII_RULE_TEXTS)
+def test_rel_path_first_match_in_re2_is_pythons(text: str) -> None:
+    """`_REL_PATH_ASCII` (RE2, the look-behind as a consumed character) finds `_REL_PATH`'s first match, if any."""
+    first = ledger_module._REL_PATH_ASCII.get().search(text)
+    plain = ledger_module._REL_PATH.search(text)
+    assert (first.span(1) if first else None) == (plain.span() if plain else None)
+    assert ledger_module._paths(text) == _paths_reference(text)
+
+
+def test_rel_path_first_match_in_re2_at_the_edges() -> None:
+    texts = ["a/b.py", "-a/b.py", "@a/b.py", "+a/b.py", "x/a/b.py", "./a/b.py", ":a/b.py", " a/b.py", "a/b.py c/d.rs"]
+    texts += ["a/b.py+c/d.py", "a/b.py@c/d.py", "a/b.toolongext", "a/b.py1", "~a/b.py", "é a/b.py"[2:], ""]
+    for text in texts:
+        first = ledger_module._REL_PATH_ASCII.get().search(text)
+        plain = ledger_module._REL_PATH.search(text)
+        assert (first.span(1) if first else None) == (plain.span() if plain else None), text
+        assert ledger_module._paths(text) == _paths_reference(text), text
+
+
 @settings(max_examples=200, deadline=None)
 @given(_KIND, st.one_of(_VALUE, _ANY_VALUE), st.none() | st.integers(-3, 3))
 def test_cached_fact_line_and_key_equal_fresh(kind: str, value: str, exit_: int | None) -> None:
