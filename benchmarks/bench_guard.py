@@ -1,5 +1,6 @@
 """Guard benchmark: recall / false-positive rate on tune, eval, eval2, ..., eval8 (per category, language,
-technique), with the learned model on (the default) and off side by side on every split and in throughput;
+technique), the learned model on and off (default: `GuardConfig().learned`) side by side on every split and in
+throughput;
 throughput side by side with the rules of another revision; optionally the learned component retrained; fence cost.
 
 Run: .venv/bin/python benchmarks/bench_guard.py [--dev /work/shared/corpus/dev] [--baseline REV] [--learned]
@@ -98,14 +99,14 @@ def pct(a: int, b: int) -> str:
     return f"{a}/{b} = {100 * a / b:.1f} %" if b else "–"
 
 
-def _hit(text: str, learned: bool = True) -> bool:
+def _hit(text: str, learned: bool | None = None) -> bool:
     from contextfold._guard import scan_injection
 
-    return any(f.blocking for f in scan_injection(text, learned=learned))
+    return any(f.blocking for f in scan_injection(text, learned=_default_learned() if learned is None else learned))
 
 
 def rate_table(
-    part: str, key: str, only_round4: bool = False, learned: bool = True
+    part: str, key: str, only_round4: bool = False, learned: bool | None = None
 ) -> tuple[list[str], tuple[int, int, int, int]]:
     """Rows "| key | recall | false positives |" of one part grouped by ``key``, and the totals."""
     inj: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
@@ -132,7 +133,15 @@ def rate_table(
     return out, (hi, ni, hb, nb)
 
 
-ON, OFF = "this tree, learned on (default)", "this tree, learned off"
+def _default_learned() -> bool:
+    from contextfold import GuardConfig
+
+    return GuardConfig().learned
+
+
+_DEFAULT = " (default)"
+ON = "this tree, learned on" + (_DEFAULT if _default_learned() else "")
+OFF = "this tree, learned off" + ("" if _default_learned() else _DEFAULT)
 
 
 def throughput(dev: Path, baseline: str | None) -> tuple[dict[str, dict[str, float]], str]:
@@ -198,7 +207,7 @@ def fence_rows() -> list[str]:
 def learned_rows() -> list[str]:
     """The table "learned on vs off" per split: recall and false positives of each."""
     out = [
-        "| split | recall, learned on (default) | false positives, learned on | recall, learned off "
+        f"| split | recall, {ON[11:]} | false positives, learned on | recall, {OFF[11:]} "
         "| false positives, learned off |",
         "|---|---|---|---|---|",
     ]
@@ -261,16 +270,23 @@ def main() -> None:
         "## Learned model on and off",
         "",
         "The learned model (`contextfold._guard._learned`: character 4-grams, linear, trained on tune, shipped as "
-        "a data file) runs beside the rules by default; "
-        "`learned=False` (`GuardConfig(learned=False)`, `contextfold guard --no-learned`) turns it off. "
-        "Both measured in this run; throughput below.",
+        "a data file) runs beside the rules when asked: "
+        + (
+            "on by default; `learned=False` (`GuardConfig(learned=False)`, `contextfold guard --no-learned`) "
+            "turns it off. "
+            if _default_learned()
+            else "off by default (issue #14: rules only is the faster and better of the two on eval6-eval8); "
+            "`learned=True` (`GuardConfig(learned=True)`, `contextfold guard --learned`) turns it on. "
+        )
+        + "Both measured in this run; throughput below.",
         "",
     ]
     lines += [*learned_rows(), ""]
     for part in PARTS:
         table, (hi, ni, hb, nb) = rate_table(part, "category")
         lines += [
-            f"## {part}: recall {pct(hi, ni)}, false positives {pct(hb, nb)} (learned on, the default)",
+            f"## {part}: recall {pct(hi, ni)}, false positives {pct(hb, nb)} "
+            f"(learned {'on' if _default_learned() else 'off'}, the default)",
             "",
             "| category | recall (injections caught) | false positives (benign blocked) |",
             "|---|---|---|",

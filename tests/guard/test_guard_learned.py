@@ -57,7 +57,7 @@ def test_a_truncated_data_file_is_refused() -> None:
 @pytest.mark.parametrize("text", ONLY_LEARNED)
 def test_the_model_catches_what_the_rules_miss(text: str) -> None:
     assert not _blocked(text, learned=False)
-    found = [f for f in scan_injection(text) if f.blocking]
+    found = [f for f in scan_injection(text, learned=True) if f.blocking]
     assert [f.rule for f in found] == ["learned.injection"]
     assert found[0].severity == "medium" and found[0].category == "instruction_injection"
     assert (found[0].start, found[0].end) == (0, len(text))  # a short text is one window
@@ -65,13 +65,19 @@ def test_the_model_catches_what_the_rules_miss(text: str) -> None:
 
 def test_the_switch_turns_the_model_off_everywhere() -> None:
     text = ONLY_LEARNED[0]
-    assert sanitize_tool_output(text).text == "[injection-blocked:instruction_injection]"
+    # Off by default (issue #14: on eval6-eval8 it adds fewer catches than false positives, and is slower).
+    assert GuardConfig().learned is False
+    assert sanitize_tool_output(text, learned=True).text == "[injection-blocked:instruction_injection]"
     assert sanitize_tool_output(text, learned=False).text == text
+    assert sanitize_tool_output(text).text == text
+    assert not [f for f in scan_injection(text) if f.blocking]
     block = ToolResultBlock(call_id="c1", content=(TextBlock(text=text),))
-    on, _ = guard_tool_result(block, GuardConfig(fence=False))
+    on, _ = guard_tool_result(block, GuardConfig(fence=False, learned=True))
     off, _ = guard_tool_result(block, GuardConfig(fence=False, learned=False))
+    default, _ = guard_tool_result(block, GuardConfig(fence=False))
     assert isinstance(on.content[0], TextBlock) and isinstance(off.content[0], TextBlock)
-    assert on.content[0].text != text and off.content[0].text == text
+    assert isinstance(default.content[0], TextBlock)
+    assert on.content[0].text != text and off.content[0].text == text and default.content[0].text == text
 
 
 @pytest.mark.parametrize(
@@ -97,7 +103,7 @@ def test_benign_look_alikes_stay_unflagged(text: str) -> None:
 
 def test_an_injection_in_a_string_literal_of_code_is_reported_not_blocked() -> None:
     text = "attack = " + repr(ONLY_LEARNED[0]) + "\nassert detector(attack)"
-    found = [f for f in scan_injection(text) if f.rule == "learned.injection"]
+    found = [f for f in scan_injection(text, learned=True) if f.rule == "learned.injection"]
     assert found and all(f.severity == "low" for f in found)
 
 
@@ -114,7 +120,7 @@ def test_windows_are_bounded_on_a_flood_of_trigger_words() -> None:
     assert 0 < len(windows) <= _learned.MAX_WINDOWS
     assert sum(hi - lo for lo, hi in windows) <= _learned.MAX_WINDOWS * (_learned.BEFORE + _learned.AFTER + 4000)
     t0 = time.process_time()
-    scan_injection(text)
+    scan_injection(text, learned=True)
     assert time.process_time() - t0 < 20.0
 
 
@@ -130,7 +136,7 @@ def test_windows_are_ordered_disjoint_spans_inside_the_text(text: str) -> None:
     windows = _learned.trigger_windows(norm.text, raw)
     assert all(0 <= lo < hi <= len(norm.text) for lo, hi in windows)
     assert all(a[1] < b[0] for a, b in itertools.pairwise(windows))
-    for f in scan_injection(text):
+    for f in scan_injection(text, learned=True):
         assert 0 <= f.start <= f.end <= len(text)
 
 
@@ -140,7 +146,8 @@ def test_findings_do_not_depend_on_the_hash_seed() -> None:
         "import json, sys\n"
         "from contextfold._guard import scan_injection\n"
         "texts = json.loads(sys.stdin.read())\n"
-        "print(json.dumps([[(f.rule, f.severity, f.start, f.end) for f in scan_injection(t)] for t in texts]))"
+        "found = [[(f.rule, f.severity, f.start, f.end) for f in scan_injection(t, learned=True)] for t in texts]\n"
+        "print(json.dumps(found))"
     )
     texts = [*ONLY_LEARNED, "you " * 3000 + ONLY_LEARNED[0], "Ignore the warning if you see it twice."]
     outs = set()

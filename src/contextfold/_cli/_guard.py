@@ -27,7 +27,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--sanitize", action="store_true", help="print the redacted and defanged text instead")
     parser.add_argument(
-        "--no-learned", action="store_true", help="rules only: leave out the learned model (docs/guard.md)"
+        "--learned",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also ask the learned model (default: off, rules only; docs/guard.md)",
     )
     add_input_limit_argument(parser)
     parser.set_defaults(handler=_run)
@@ -47,7 +50,7 @@ def _run(ctx: Any) -> int:
     from contextfold import sanitize_tool_output, scan_injection
 
     source, text = _read(ctx)
-    learned = not ctx.args.no_learned
+    learned: bool = ctx.args.learned
     findings = scan_injection(text, learned=learned)
     found = any(f.blocking for f in findings)
     if ctx.args.sanitize:

@@ -31,7 +31,7 @@ def _load() -> Callable[[str, bool], list[Finding]]:
 _ENGINE: Once[Callable[[str, bool], list[Finding]]] = Once(_load)
 
 
-def scan_injection(text: str, *, learned: bool = True) -> list[Finding]:
+def scan_injection(text: str, *, learned: bool = False) -> list[Finding]:
     """Every rule match in ``text``, ordered by position; spans index the original text.
 
     A match whose span overlaps an earlier match of the same rule is dropped;
@@ -43,9 +43,9 @@ def scan_injection(text: str, *, learned: bool = True) -> list[Finding]:
     the token"), and tool-call syntax inside a Markdown code fence are
     reported as low severity. The first call compiles the rule tables.
 
-    ``learned`` (default on): the learned model also reads the windows of the text around words that address a
-    reader (second-person pronouns, "AI", "assistant", "ignore", "instructions", in the corpus' languages); a
-    window it scores above its threshold where no rule blocked anything is a medium ``learned.injection``
-    finding over that window. ``learned=False``: the rules and their views only.
+    ``learned`` (default off; ``docs/guard.md`` says why): the learned model also reads the windows of the text
+    around words that address a reader (second-person pronouns, "AI", "assistant", "ignore", "instructions", in
+    the corpus' languages); a window it scores above its threshold where no rule blocked anything is a medium
+    ``learned.injection`` finding over that window. ``learned=False`` (the default): the rules and their views only.
     """
     return _ENGINE.get()(text, learned)

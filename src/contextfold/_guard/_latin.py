@@ -14,6 +14,8 @@ now on, the CI runs ...") is never enough. A text holding none of the gate words
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Set as AbstractSet
 
 import re2
@@ -22,7 +24,7 @@ __all__ = ["GATE", "RULE_ID", "WINDOW", "gate_open", "latin_spans"]
 
 RULE_ID = "concepts.latin"
 WINDOW = 110
-"""How far apart (characters) the concepts of one finding may be."""
+"""How far apart (characters, a run of blanks counting as one) the concepts of one finding may be."""
 _MERGE = 8
 _MOST = 64
 _FLOOD = 256  # anchor hits, and hits, read at most: this or one per 4 KB (real tool output: 28 a text, 405 in 2 MB)
@@ -169,7 +171,21 @@ _SEARCH = re2.compile(
 
 # The concepts one of which every combination holds: a text none of them occurs in has no finding.
 _ANCHORS = ("addr", "override", "void", "now", "persona", "hide", "lasting", "memory")
-_ANCHOR_SEARCH = re2.compile("|".join(f"(?:{'|'.join(_CONCEPTS[c])})" for c in _ANCHORS).encode("ascii"))
+
+# Blanks: what a run of counts as one character. The anchors found in the raw bytes with any run of blanks where
+# their words have a space (a superset of the anchors of the collapsed text, `_Collapsed`).
+_BLANK_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")
+_BLANKS = r"[\x20\t\n\r\x0b\x0c]"
+_BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}")
+_ANY_BLANKS = re.compile(_BLANKS.encode() + rb"+")
+
+
+def _loose(pattern: str) -> str:
+    """``pattern`` with any run of blanks where it has a space (or the ``[ ,]`` class)."""
+    return pattern.replace("[ ,]{1,2}", f"(?:,|{_BLANKS})+").replace(" ", f"(?:{_BLANKS}+)")
+
+
+_ANCHOR_LOOSE = re2.compile("|".join(f"(?:{'|'.join(map(_loose, _CONCEPTS[c]))})" for c in _ANCHORS).encode("ascii"))
 
 # Letter runs one of which every match of an anchor concept holds (tests check it against the expressions): a text
 # holding none of them costs one set test, no search.
@@ -266,23 +282,113 @@ def _flood(raw: bytes) -> int:
     return max(_FLOOD, len(raw) >> 12)
 
 
+def _nonblank(raw: bytes, lo: int, hi: int) -> int:
+    """How many bytes of ``raw[lo:hi]`` are not blanks (C-level counts)."""
+    return hi - lo - sum(raw.count(b, lo, hi) for b in _BLANK_BYTES)
+
+
+def _reach_back(raw: bytes, at: int, need: int) -> int:
+    """A start ``lo`` with at least ``need`` non-blank bytes in ``raw[lo:at]`` (or 0): a blank run counts once at most.
+
+    Padding with blanks does not push a partner out of reach: steps grow while what they add is mostly blanks.
+    """
+    lo, step = at, need
+    while need > 0 and lo > 0:
+        new = max(0, lo - step)
+        got = _nonblank(raw, new, lo)
+        need -= got
+        step = need if got * 2 >= lo - new else 2 * step
+        lo = new
+    return lo
+
+
+def _reach_forward(raw: bytes, at: int, need: int) -> int:
+    """An end ``hi`` with at least ``need`` non-blank bytes in ``raw[at:hi]`` (or the text's end)."""
+    n = len(raw)
+    hi, step = at, need
+    while need > 0 and hi < n:
+        new = min(n, hi + step)
+        got = _nonblank(raw, hi, new)
+        need -= got
+        step = need if got * 2 >= new - hi else 2 * step
+        hi = new
+    return hi
+
+
 def _regions(raw: bytes) -> list[tuple[int, int]]:
     """Where a combination can lie: around the anchor concepts' hits (every combination holds one), merged.
 
     Real text holds few anchors ("ignore", "from now on", an AI addressed), so the full search reads a few hundred
-    bytes; a flood of anchors is read up to its first `_flood` hits.
+    bytes; a flood of anchors is read up to its first `_flood` hits. The anchors are found with blank runs allowed
+    between their words (`_ANCHOR_LOOSE`), and a region reaches `_REACH` non-blank bytes either side: distances are
+    measured with a run of blanks as one character (`_collapse`), so padding between words hides nothing.
     """
     regions: list[list[int]] = []
     most = _flood(raw)
-    for k, m in enumerate(_ANCHOR_SEARCH.finditer(raw)):
+    for k, m in enumerate(_ANCHOR_LOOSE.finditer(raw)):
         if k == most:
             break
-        lo, hi = max(0, m.start() - _REACH), m.end() + _REACH
+        start, end = m.span()
+        lo, hi = _reach_back(raw, start, _REACH), _reach_forward(raw, end, _REACH)
         if regions and lo <= regions[-1][1]:
-            regions[-1][1] = hi
+            regions[-1][1] = max(regions[-1][1], hi)
         else:
             regions.append([lo, hi])
     return [(lo, min(hi, len(raw))) for lo, hi in regions]
+
+
+class _Collapsed:
+    r"""``raw[lo:hi]`` with every run of two or more blanks one character, and a map back to ``raw``'s offsets.
+
+    A run holding a line break becomes ``\n``, any other run a space (a single blank stays as it is): the
+    concepts' words and distances read padded text like the plain one. Two bytes before and one after are kept as
+    they are (what ``\b`` and `_glued` look at): the region is ``text[pos:endpos]``.
+    """
+
+    __slots__ = ("_at", "_lo", "_shift", "endpos", "pos", "text")
+
+    def __init__(self, raw: bytes, lo: int, hi: int) -> None:
+        c_lo, c_hi = max(0, lo - 2), min(len(raw), hi + 1)
+        pieces: list[bytes] = [raw[c_lo:lo]]
+        at: list[int] = []  # collapsed index of each collapsed run
+        shift: list[int] = []  # raw index - collapsed index after it
+        pos, length, extra = lo, lo - c_lo, c_lo
+        for m in _BLANK_RUN.finditer(raw, lo, hi):
+            s, e = m.span()
+            pieces.append(raw[pos:s])
+            length += s - pos
+            run = m.group()
+            pieces.append(b"\n" if b"\n" in run or b"\r" in run else b" ")
+            at.append(length)
+            length += 1
+            extra += e - s - 1
+            shift.append(extra)
+            pos = e
+        pieces.append(raw[pos:hi])
+        length += hi - pos
+        pieces.append(raw[hi:c_hi])
+        self.text = b"".join(pieces)
+        self.pos, self.endpos = lo - c_lo, length
+        self._lo, self._at, self._shift = c_lo, at, shift
+
+    def origin(self, c: int) -> int:
+        """The offset in ``raw`` of the collapsed index ``c`` (a collapsed run: where it starts)."""
+        b = bisect_right(self._at, c) - 1
+        if b < 0:
+            return self._lo + c
+        if self._at[b] == c:
+            return c + (self._shift[b - 1] if b else self._lo)
+        return c + self._shift[b]
+
+
+def _gap(raw: bytes, lo: int, hi: int) -> int:
+    """The length of ``raw[lo:hi]`` with every run of blanks one character (exact up to `_MERGE`, else larger)."""
+    if hi - lo <= _MERGE:
+        return hi - lo
+    nonblank = _nonblank(raw, lo, hi)
+    if nonblank > _MERGE:
+        return nonblank
+    return nonblank + sum(1 for _ in _ANY_BLANKS.finditer(raw, lo, hi))
 
 
 def _glued(raw: bytes, start: int, end: int) -> bool:
@@ -304,18 +410,22 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
     """
     if not gate_open(runs):
         return []
-    spans: list[list[int]] = []
+    spans: list[list[int]] = []  # offsets of ``raw``
     hits: list[tuple[int, ...]] = []
     read, most = 0, _flood(raw)
+    last_end = -1  # the collapsed end of the last span, when it lies in the current region (else -1)
     for lo_region, hi_region in _regions(raw):
-        last: dict[str, int] = {}  # concept -> start of its latest hit since the last finding
-        for m in _SEARCH.finditer(raw, lo_region, hi_region):
+        view = _Collapsed(raw, lo_region, hi_region)
+        col = view.text
+        last: dict[str, int] = {}  # concept -> collapsed start of its latest hit since the last finding
+        last_end = -1
+        for m in _SEARCH.finditer(col, view.pos, view.endpos):
             read += 1
             if read > most:  # a flood of concept words: what is found so far is reported
                 return [(a, b, h) for (a, b), h in zip(spans, hits, strict=True)]
             name = _GROUP_INDEX[m.lastindex]
             start, end = m.span()
-            if _glued(raw, start, end):  # a word of code (``@override``, ``_llm_type``, ``base_instructions``)
+            if _glued(col, start, end):  # a word of code (``@override``, ``_llm_type``, ``base_instructions``)
                 continue
             last[name] = start
             for combo, others, reach in _COMPLETES[name]:  # noqa: B007 (``combo`` is read after the loop)
@@ -323,18 +433,22 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
                     break
             else:
                 continue
-            met = tuple(last[c] for c in combo)
+            met_col = tuple(last[c] for c in combo)
             last.clear()
-            lo = min(met)
-            if spans and lo - spans[-1][1] <= _MERGE:
-                spans[-1][1] = max(spans[-1][1], end)
+            met = tuple(map(view.origin, met_col))
+            lo, raw_end = min(met), view.origin(end - 1) + 1
+            if spans and (
+                min(met_col) - last_end <= _MERGE if last_end >= 0 else _gap(raw, spans[-1][1], lo) <= _MERGE
+            ):
+                spans[-1][1] = max(spans[-1][1], raw_end)
                 hits[-1] += met
             elif len(spans) == _MOST:  # many findings: the last spans the rest
                 spans[-1][1] = len(raw)
                 return [(a, b, h) for (a, b), h in zip(spans, hits, strict=True)]
             else:
-                spans.append([lo, end])
+                spans.append([lo, raw_end])
                 hits.append(met)
+            last_end = max(last_end, end)
     return [(a, b, h) for (a, b), h in zip(spans, hits, strict=True)]
 
 

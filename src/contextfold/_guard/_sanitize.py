@@ -78,7 +78,7 @@ class SanitizeResult:
         }
 
 
-def sanitize_injection(text: str, *, learned: bool = True) -> SanitizeResult:
+def sanitize_injection(text: str, *, learned: bool = False) -> SanitizeResult:
     """Replace medium and high findings by ``[injection-blocked:CATEGORY]``; low ones are only reported.
 
     ``learned``: also the learned model's findings (`scan_injection`).
@@ -102,7 +102,7 @@ def sanitize_injection(text: str, *, learned: bool = True) -> SanitizeResult:
     return SanitizeResult("".join(out), (), findings, tuple(blocked))
 
 
-def sanitize_tool_output(text: str, mode: GuardMode = "full", *, learned: bool = True) -> SanitizeResult:
+def sanitize_tool_output(text: str, mode: GuardMode = "full", *, learned: bool = False) -> SanitizeResult:
     """Redaction, then (in ``full`` mode) injection sanitization of one tool output (``learned``: with the model)."""
     if mode == "off":
         return SanitizeResult(text)

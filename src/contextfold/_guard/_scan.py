@@ -966,7 +966,7 @@ def _groups(matches: Iterable[re.Match[str]]) -> list[tuple[list[int], int]]:
     return list(zip(groups, ends, strict=False))  # no match: no group (``ends`` holds only the start value)
 
 
-def scan_injection(text: str, learned: bool = True) -> list[Finding]:
+def scan_injection(text: str, learned: bool = False) -> list[Finding]:
     """Every rule match in ``text`` and in the views of it that apply (`contextfold._guard._views`), by position.
 
     Spans index the original text. A match whose span overlaps an earlier match of the same rule is dropped;
