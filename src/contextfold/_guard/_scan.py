@@ -1216,7 +1216,7 @@ _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u)\b|\bwhy not\b|\bhow ab
 # Words that mark quoted text as an example of an attack (before the quote, or after a blockquote / code span).
 _META = re.compile(
     r"\b(?:examples?|e\.g\.|for instance|such as|payloads?|attacks?|attackers?|injections?|exploits?"
-    r"|red-team|test cases?|fuzzing|strings? like|phrases?|typed|types|saying|says|said|tells|told|instructs?"
+    r"|red-team|test cases?|fuzzing|strings? like|phrases?|typed|types"
     r"|textbook|classic|openers?|malicious|adversarial)\b"
 )
 _ATTACK_WORD = re.compile(r"\b(?:attack|attacker|adversary|malicious|injection|exploit|jailbreak|technique|trick)s?\b")
