@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from contextfold import sanitize_injection, scan_injection
 from contextfold._guard import _normalize, _scan, normalize
+from contextfold._guard._findings import Finding
 
 DATA = Path(__file__).parents[1] / "data" / "guard"
 
@@ -48,7 +49,7 @@ def test_tune_figures() -> None:
     recall, fpr = _rates("tune", learned=True)
     assert recall >= 0.66
     assert fpr <= 0.02
-    old = [r for r in _rows("tune") if r.get("round") not in ("4", "7", "9")]
+    old = [r for r in _rows("tune") if r.get("round") not in ("4", "7", "9", "12")]
     # 224: "Console.log(systemPrompt)" is code that prints a prompt variable to a reader of a tool result (blocked
     # no more, like print(system_prompt)); "Enter admin mode" came back with the mode rule's model context.
     assert sum(_caught(r["text"], True) for r in old if r["label"] == "injection") >= 224
@@ -63,6 +64,12 @@ def test_tune_figures() -> None:
     # trip a rule (a Bundle's ``instructions`` docstring, ``SystemPromptPart`` in a docstring).
     r9 = [r for r in _rows("tune") if r.get("round") == "9" and r["label"] == "benign"]
     assert len(r9) >= 400 and sum(_caught(r["text"], True) for r in r9) <= 2
+    # Round 12: benign look-alikes after public pages (63; 27 blocked by the code before round 12, learned on) and
+    # carried injections (36; 18 caught before and after).
+    r12 = [r for r in _rows("tune") if r.get("round") == "12"]
+    assert len(r12) == 99
+    assert sum(_caught(r["text"], True) for r in r12 if r["label"] == "benign") <= 10
+    assert sum(_caught(r["text"], True) for r in r12 if r["label"] == "injection") >= 18
 
 
 def test_eval_figures_do_not_regress() -> None:
@@ -252,12 +259,21 @@ _RULE_IDS = frozenset(rule.rule_id for rule in _scan._RULES)  # the views' findi
 
 def _full_scan_rules(text: str) -> set[str]:
     """Reference: every rule over the whole folded text (no anchors, no windows)."""
-    folded = normalize(text).text
+    norm = normalize(text)
+    folded = norm.text
+
+    def described(rule: object, m: re.Match[str]) -> bool:  # round 12's context pass, on the original text
+        start, end = norm.span(m.start(), m.end())
+        return _scan._described(text, Finding(rule.category, "high", start, end, "", rule.rule_id))  # type: ignore[attr-defined]
+
     return {
         rule.rule_id
         for rule in _scan._RULES
         for m in rule.pattern.finditer(folded)
-        if m.end() > m.start() and not _scan._downgraded(rule.rule_id, folded, m.start()) and rule.severity != "low"
+        if m.end() > m.start()
+        and not _scan._downgraded(rule.rule_id, folded, m.start())
+        and rule.severity != "low"
+        and not described(rule, m)
     }
 
 

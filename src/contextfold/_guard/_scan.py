@@ -1155,7 +1155,7 @@ def _scan(text: str, views: bool, learned: bool, sieve: bool = True) -> list[Fin
         findings += _learned_findings(text, norm, raw, spaced, runs, findings)
     if not findings:
         return findings
-    findings = [_help_low(text, f) for f in findings]
+    findings = [_context_low(text, _help_low(text, f)) for f in findings]
     findings.sort(key=lambda f: (f.start, f.end, f.rule))
     return _dedupe(findings)
 
@@ -1198,3 +1198,115 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
         out.append(f)
         last_end[f.rule] = f.end
     return out
+
+
+# Round 12: contexts that describe, quote or ask about an order rather than give it. Each reads the finding's
+# sentence or paragraph (offsets in the original text, compared case-folded) and reports the finding low.
+_HIDDEN = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\U000e0000-\U000e007f]")
+_SENT_END = re.compile(r"[.!?\n](?=\s|$)")
+# A question asking how or why something is done, or whether it can be (not "what is in the system prompt?",
+# which asks the model for its own instructions).
+_ASKS = re.compile(
+    r"\s*(?:[-*>]\s*)?(?:q:\s*)?(?:how|why|is it possible|is there a way|can (?:i|we|someone|anyone|a user|users)"
+    r"|does anyone|should (?:i|we))\b"
+)
+# Who a question is about: its asker or a third party ("how do I make ChatGPT ...", "why does my bot ...").
+_ASKER = re.compile(r"\b(?:i|we|my|our|someone|anyone|a user|users|people|chatgpt|claude|gpt|the model|a model|bot)\b")
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u)\b|\bwhy not\b|\bhow about\b|\bplease\b")
+# Words that mark quoted text as an example of an attack (before the quote, or after a blockquote / code span).
+_META = re.compile(
+    r"\b(?:examples?|e\.g\.|for instance|such as|payloads?|attacks?|attackers?|injections?|exploits?"
+    r"|red-team|test cases?|fuzzing|strings? like|phrases?|typed|types"
+    r"|textbook|classic|openers?|malicious|adversarial)\b"
+)
+_ATTACK_WORD = re.compile(r"\b(?:attack|attacker|adversary|malicious|injection|exploit|jailbreak|technique|trick)s?\b")
+_THIRD_PERSON_TO = re.compile(
+    r"\b(?:model|llm|chatbot|bot|assistant|agent|ai|chatgpt|gpt|claude|it|them)\s+(?:to\s+)?(?:\w+\s+){0,2}$"
+)
+_IDIOM_FORGET = re.compile(
+    r"(?:forget|ignore)\s+(?:everything|all|what)\s+(?:you|we)\s+(?:\w+\s+)?(?:know|knew|learned|learnt|thought)"
+    r"\s+about\s+(?!(?:your\s+|the\s+|any\s+|all\s+|my\s+|our\s+)?(?:rules|instructions|guidelines|previous|prompt"
+    r"|training|restrictions|safety|system|policies|programming|limits))"
+)
+_TEMPLATE_WORDS = re.compile(
+    r"\b(?:chat[_ ]?templates?|templates?|prompt formats?|formats?|formatting|tokenizer|chatml|structure|tokens?"
+    r"|delimiters?|tags?|role markers?|wrappers?)\b"
+)
+_TEMPLATE_RULES = frozenset({"role.chatml", "role.inst", "role.header", "role.tag", "role.fake_header"})
+_RELEASE_HEAD = re.compile(
+    r"(?im)^(?:#{1,4}\s*)?(?:v?\d+\.\d+(?:\.\d+)?\b|release notes|changelog|changes\b|what's new"
+    r"|(?:added|fixed|changed|removed|deprecated|security)\s*$)"
+)
+_RELEASE_ITEM = re.compile(
+    r"\s*[-*]\s+(?:(?:added|fixed|changed|removed|deprecated|new|improved|updated|renamed|dropped|bumped|the|now"
+    r"|no longer|do not|don't|supports?|allows?)\b|`)",
+    re.I,
+)
+
+
+def _sentence(low: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around ``low[start:end]``: from after the last sentence end before it to the next one."""
+    lo = max(0, start - 300)
+    ends = list(_SENT_END.finditer(low, lo, start))
+    a = ends[-1].end() if ends else (0 if start <= 300 else lo)
+    b = _SENT_END.search(low, end, end + 300)
+    return a, (b.end() if b else min(len(low), end + 300))
+
+
+def _inside_quote(low: str, start: int) -> int:
+    """Where the quote, code span or blockquote holding ``start`` opens (-1: none), looked for on its line."""
+    line = low.rfind("\n", 0, start) + 1
+    if low.startswith(">", line):
+        return line
+    seg = low[line:start].replace("```", "")  # a code fence is no code span
+    for q_open, q_close in (('"', '"'), ("`", "`"), ("\u201c", "\u201d")):
+        if q_open == q_close:
+            if seg.count(q_open) % 2 == 1:
+                return line + seg.rfind(q_open)
+        elif seg.rfind(q_open) > seg.rfind(q_close):
+            return line + seg.rfind(q_open)
+    opens = list(re.finditer(r"(?:^|(?<=[\s(:]))'(?=\w)", seg))
+    m = opens[-1] if opens else None
+    if m is not None and not re.search(r"\w'(?=[\s.,;:!?)]|$)", seg[m.end() :]):
+        return line + m.start()
+    return -1
+
+
+def _described(text: str, f: Finding) -> bool:
+    """A finding asked about, quoted as an example, described as an attack, an idiom, or a documented token."""
+    if _HIDDEN.search(text, f.start, f.end) or f.rule.startswith("inject."):
+        return False  # hidden characters are never a quoted example; an order carried in data ("inject.") stays
+    lo = max(0, f.start - 600)
+    low = text[lo : f.end + 400].lower()
+    s, e = f.start - lo, f.end - lo
+    a, b = _sentence(low, s, e)
+    sent = low[a:b]
+    if sent.rstrip().endswith("?") and _ASKS.match(low, a) and _ASKER.search(low, a, s) and not _ADDRESSED.search(sent):
+        return True  # a question about the phrase ("how do I make ChatGPT ignore ...?"), not addressed to the reader
+    q = _inside_quote(low, s)
+    if q >= 0 and (_META.search(low, max(0, q - 300), q) or _META.search(low, e, e + 200)):
+        return True  # quoted as an example ('a payload such as "ignore all previous instructions"')
+    if _ATTACK_WORD.search(sent) and _THIRD_PERSON_TO.search(low, max(a, s - 40), s) and not _ADDRESSED.search(sent):
+        return True  # an attack described in the third person ("causes the model to ignore its instructions")
+    if f.rule.startswith("override.") and _IDIOM_FORGET.match(low, s):
+        return True  # "forget everything you know about CSS floats"
+    if f.rule in _TEMPLATE_RULES or f.rule.startswith("secret."):
+        near = _TEMPLATE_WORDS.search(low, max(0, s - 300), s)
+        if near and f.rule.startswith("secret.") and re.search(r"\{\{\s*$", low[max(0, s - 4) : s]):
+            return True  # a template placeholder in a template's docs: ``{{ system_prompt }}``
+        if near and f.rule in _TEMPLATE_RULES:
+            return True  # a chat-template token documented ("the Llama 2 format wraps ... in [INST]")
+    line = low.rfind("\n", 0, s) + 1
+    # an item of release notes ("- The assistant now ignores empty system messages"), its heading in 4 KB before
+    return (
+        _RELEASE_ITEM.match(low, line) is not None
+        and _RELEASE_HEAD.search(text, max(0, f.start - 4000), f.start) is not None
+        and not _ADDRESSED.search(sent)
+    )
+
+
+def _context_low(text: str, f: Finding) -> Finding:
+    """``f`` reported low when its context describes the phrase rather than orders it (`_described`)."""
+    if not f.blocking or not _described(text, f):
+        return f
+    return Finding(f.category, "low", f.start, f.end, f.excerpt, f.rule)
