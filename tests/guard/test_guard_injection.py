@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contextfold import sanitize_injection, scan_injection
+from contextfold import Finding, sanitize_injection, scan_injection
 from contextfold._guard import _normalize, _scan, normalize
-from contextfold._guard._findings import Finding
 
 DATA = Path(__file__).parents[1] / "data" / "guard"
 
