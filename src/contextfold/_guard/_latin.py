@@ -413,12 +413,11 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
     spans: list[list[int]] = []  # offsets of ``raw``
     hits: list[tuple[int, ...]] = []
     read, most = 0, _flood(raw)
-    last_end = -1  # the collapsed end of the last span, when it lies in the current region (else -1)
     for lo_region, hi_region in _regions(raw):
         view = _Collapsed(raw, lo_region, hi_region)
         col = view.text
         last: dict[str, int] = {}  # concept -> collapsed start of its latest hit since the last finding
-        last_end = -1
+        last_end = -1  # the collapsed end of the last span, when it lies in this region (else -1)
         for m in _SEARCH.finditer(col, view.pos, view.endpos):
             read += 1
             if read > most:  # a flood of concept words: what is found so far is reported
