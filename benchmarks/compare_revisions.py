@@ -51,7 +51,7 @@ import glob, hashlib, json, sys
 from contextfold._guard import redact_secrets, sanitize_injection
 from contextfold._guard._injection import scan_injection
 texts = []
-for name in sorted(glob.glob(f"{sys.argv[1]}/tests/data/guard/*.jsonl")):
+for name in sorted(glob.glob(f"{sys.argv[3]}/tests/data/guard/*.jsonl")):  # one corpus for both sides
     with open(name, encoding="utf-8") as fh:  # split at "\n" only: a string may hold U+2028
         texts += [json.loads(line)["text"] for line in fh.read().split("\n") if line.strip()]
 for path in sorted(glob.glob(f"{sys.argv[2]}/corpus/dev/*.jsonl")):
@@ -284,7 +284,8 @@ def main() -> int:
             tar.extractall(other, filter="data")
         for name, code in checks.items():
             # The proxy's state at one path for both sides: its notices quote the workspace's location.
-            extra = (str(other / "proxy-state"),) if name == "proxy" else ()
+            # The guard reads this tree's corpus on both sides: a grown corpus is new texts, not a mismatch.
+            extra = (str(other / "proxy-state"),) if name == "proxy" else (str(ROOT),) if name == "guard" else ()
             mine, theirs = _run(code, ROOT, *extra), _run(code, other, *extra)
             if name == "guard":
                 pairs = list(zip(mine["findings"], theirs["findings"], strict=True))  # type: ignore[call-overload]
