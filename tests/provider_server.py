@@ -64,6 +64,7 @@ tool results without a matching earlier call) with a 400.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 from collections import deque
@@ -340,11 +341,11 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
                 provider = "responses"
             else:
                 provider = None
+            headers = {k.lower(): v for k, v in self.headers.items()}
             try:
-                body = json.loads(raw or b"null")
+                body = json.loads(_decode(raw, headers.get("content-encoding", "")) or b"null")
             except ValueError:
                 body = None
-            headers = {k.lower(): v for k, v in self.headers.items()}
             server._record(RecordedRequest(provider, path, headers, body, raw))
             if provider is None:
                 self._send_json(404, {"error": {"message": f"no route for {path}", "type": "not_found_error"}})
@@ -430,6 +431,21 @@ def _make_handler(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             self.wfile.flush()
 
     return Handler
+
+
+def _decode(raw: bytes, coding: str) -> bytes:
+    """The body under its content-encoding, as a provider reads it (gzip and zstd; anything else as is)."""
+    import zstandard
+
+    coding = coding.strip().lower()
+    try:
+        if coding == "gzip":
+            return gzip.decompress(raw)
+        if coding == "zstd":
+            return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True).read()
+    except (OSError, EOFError, zstandard.ZstdError) as exc:
+        raise ValueError(f"undecodable {coding} body") from exc
+    return raw
 
 
 class _ScriptError(Exception):

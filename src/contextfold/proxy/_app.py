@@ -41,6 +41,7 @@ from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._relay import (
     StreamedAnswer,
     adjust_usage,
+    decode_request_body,
     error_body,
     header_map,
     request_headers,
@@ -269,6 +270,17 @@ def _route(path: str, headers: Mapping[str, str]) -> tuple[str, WireFormat | Non
     return "openai", None
 
 
+class _EncodedBody(ValueError):
+    """A compressed request body the proxy cannot decode (its coding, corrupt, or over the cap decoded)."""
+
+
+def _decoded(raw: bytes, coding: str, config: ProxyConfig) -> bytes:
+    try:
+        return decode_request_body(raw, coding, config.max_body_bytes)
+    except ValueError as exc:
+        raise _EncodedBody(str(exc)) from None
+
+
 async def _read_capped(request: Request, cap: int) -> tuple[list[bytes], bool, AsyncIterator[bytes]]:
     """Read the body up to ``cap`` bytes: (chunks read, over the cap, the rest of the stream)."""
     stream = request.stream()
@@ -299,9 +311,11 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
     else:
         raw = b"".join(chunks)
         payload = raw
+        coding = headers.get("content-encoding", "identity")
         if fmt is not None and request.method == "POST":
             try:
-                body = orjson.loads(raw)
+                text = raw if coding.strip().lower() in ("", "identity") else _decoded(raw, coding, config)
+                body = orjson.loads(text)
                 if not isinstance(body, dict):
                     raise ValueError("the body is not a JSON object")
                 outcome = await state.engine.rewrite(fmt, body, headers, tenant)
@@ -309,6 +323,8 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
                     payload = outcome.body
             except StoreError as exc:
                 reason = f"session store: {exc}"
+            except _EncodedBody as exc:
+                reason = f"encoded body: {exc}"
             except (orjson.JSONDecodeError, ValueError) as exc:
                 reason = f"unparsable body: {str(exc)[:120]}"
             except Exception as exc:
@@ -362,30 +378,34 @@ async def _forward(
 
     client = state.client
     assert client is not None, "the app's lifespan did not run"
-    forwarded_headers = request_headers(request.headers.items(), identity=virtual)
+    # A rewrite of a compressed request goes out decoded; the client's own bytes keep their content-encoding.
+    encoded = headers.get("content-encoding", "identity").strip().lower() not in ("", "identity")
+    forwarded_headers = request_headers(request.headers.items(), identity=virtual, decoded=encoded and bool(original))
     sent = {name.lower() for name, _ in forwarded_headers}
     lean = state.upstream if request.method == "POST" and isinstance(payload, bytes) else None
     if lean is not None and not lean.direct(url):
         lean = None  # through a forward proxy: httpx2 speaks CONNECT and proxy authentication
 
-    async def send(content: bytes | AsyncIterator[bytes]) -> Any:
+    async def send(content: bytes | AsyncIterator[bytes], headers: list[tuple[str, str]]) -> Any:
         if lean is not None and isinstance(content, bytes):
-            return await lean.post(url, forwarded_headers, content)  # the hot path: `_upstream`
-        built = client.build_request(request.method, url, headers=forwarded_headers, content=content)
+            return await lean.post(url, headers, content)  # the hot path: `_upstream`
+        built = client.build_request(request.method, url, headers=headers, content=content)
         for name in _CLIENT_DEFAULTS:  # httpx2's defaults: the upstream sees the client's headers as the lean path
             if name not in sent:
                 built.headers.pop(name, None)
         return await client.send(built, stream=True)
 
     try:
-        upstream = await send(payload)
+        upstream = await send(payload, forwarded_headers)
         if original is not None and upstream.status_code == 400:
             # The provider refused the rewritten request: send the client's own bytes instead, so the proxy never
             # makes a request fail that would have succeeded without it (and relay whatever that one gets).
             await upstream.aclose()
             state.metrics.fail_open.labels("upstream refused the rewrite").inc()
             state.log("contextfold proxy: the upstream refused the rewritten request (400); sent the original instead")
-            upstream = await send(original)
+            if encoded:
+                forwarded_headers = request_headers(request.headers.items(), identity=virtual)
+            upstream = await send(original, forwarded_headers)
             outcome = None
     except (httpx2.HTTPError, UpstreamError) as exc:
         message = f"contextfold proxy: cannot reach the upstream {url.split('?')[0]}: {type(exc).__name__}"

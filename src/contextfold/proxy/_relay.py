@@ -11,6 +11,7 @@ events that carry ``usage`` (one event is held until its blank line).
 from __future__ import annotations
 
 import asyncio
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
@@ -20,6 +21,7 @@ __all__ = [
     "HOP_BY_HOP",
     "StreamedAnswer",
     "adjust_usage",
+    "decode_request_body",
     "error_body",
     "request_headers",
     "response_headers",
@@ -54,12 +56,78 @@ def upstream_url(base: str, path: str, query: str, *, strip_v1: bool) -> str:
     return base + path + (f"?{query}" if query else "")
 
 
-def request_headers(headers: Iterable[tuple[str, str]], *, identity: bool) -> list[tuple[str, str]]:
-    """The client's headers as forwarded: credentials verbatim; hop-by-hop and our own headers removed."""
+def decode_request_body(raw: bytes, coding: str, cap: int) -> bytes:
+    """A request body under its ``content-encoding`` (gzip, deflate, zstd), decoded to at most ``cap`` bytes.
+
+    Why: Codex CLI compresses its request bodies with zstd when it takes the provider for first-party; the proxy reads
+    the JSON under it and forwards a rewrite uncompressed (which every provider accepts). Decoding is bounded (a
+    small bomb stops at ``cap``). Raises ``ValueError`` naming the coding and what is wrong: the caller fails open.
+    """
+    name = coding.strip().lower()
+    if name in ("gzip", "x-gzip"):
+        return _inflate(raw, 16 + zlib.MAX_WBITS, cap, name, members=True)
+    if name == "deflate":  # RFC 9110's deflate is zlib-wrapped (a header whose 16 bits are a multiple of 31)
+        wrapped = len(raw) >= 2 and raw[0] & 0x0F == 8 and int.from_bytes(raw[:2], "big") % 31 == 0
+        return _inflate(raw, zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS, cap, name, members=False)
+    if name == "zstd":
+        return _unzstd(raw, cap)
+    raise ValueError(f"content-encoding {coding!r} is not one the proxy decodes (gzip, deflate, zstd)")
+
+
+def _inflate(raw: bytes, wbits: int, cap: int, name: str, *, members: bool) -> bytes:
+    out: list[bytes] = []
+    size = 0
+    data = raw
+    while data:
+        stream = zlib.decompressobj(wbits)
+        while data:
+            try:
+                chunk = stream.decompress(data, cap + 1 - size)
+            except zlib.error as exc:
+                raise ValueError(f"{name} body does not decode: {exc}") from None
+            size += len(chunk)
+            out.append(chunk)
+            if size > cap:
+                raise ValueError(f"{name} body decodes to over {cap} bytes")
+            data = stream.unconsumed_tail
+            if stream.eof:
+                break
+        if not stream.eof:
+            raise ValueError(f"{name} body is truncated")
+        data = stream.unused_data if members else b""
+    return b"".join(out)
+
+
+def _unzstd(raw: bytes, cap: int) -> bytes:
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - a dependency of the proxy extra
+        raise ValueError("zstd body: the zstandard package is not installed") from None
+    out: list[bytes] = []
+    size = 0
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True) as reader:
+            while chunk := reader.read(min(1 << 20, cap + 1 - size)):
+                size += len(chunk)
+                out.append(chunk)
+                if size > cap:
+                    raise ValueError(f"zstd body decodes to over {cap} bytes")
+    except zstandard.ZstdError as exc:
+        raise ValueError(f"zstd body does not decode: {exc}") from None
+    return b"".join(out)
+
+
+def request_headers(
+    headers: Iterable[tuple[str, str]], *, identity: bool, decoded: bool = False
+) -> list[tuple[str, str]]:
+    """The client's headers as forwarded: credentials verbatim; hop-by-hop and our own headers removed.
+
+    ``decoded``: the body goes out decoded (a rewrite of a compressed request), so its ``content-encoding`` is dropped.
+    """
     out: list[tuple[str, str]] = []
     for name, value in headers:
         low = name.lower()
-        if low in HOP_BY_HOP or low.startswith(_OWN_PREFIX):
+        if low in HOP_BY_HOP or low.startswith(_OWN_PREFIX) or (decoded and low == "content-encoding"):
             continue
         if identity and low == "accept-encoding":
             continue
