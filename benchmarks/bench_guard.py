@@ -1,4 +1,4 @@
-"""Guard benchmark: recall / false-positive rate on tune, eval, eval2, ..., eval8 (per category, language,
+"""Guard benchmark: recall / false-positive rate on tune, eval, eval2, ..., eval9 (per category, language,
 technique), the learned model on and off (default: `GuardConfig().learned`) side by side on every split and in
 throughput;
 throughput side by side with the rules of another revision; optionally the learned component retrained; fence cost.
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "guard"
 RESULTS = ROOT / "benchmarks" / "results" / "guard.md"
-PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8", "eval9")
 
 # The throughput child: prints one JSON object of {row name: MB/s}.
 _THROUGHPUT = r"""
@@ -259,13 +259,14 @@ def main() -> None:
         "",
         f"Corpus: tune {counts['tune']}, eval {counts['eval']}, eval2 {counts['eval2']}, eval3 {counts['eval3']}, "
         f"eval4 {counts['eval4']}, eval5 {counts['eval5']}, eval6 {counts['eval6']}, eval7 {counts['eval7']}, "
-        f"eval8 {counts['eval8']} strings "
+        f"eval8 {counts['eval8']}, eval9 {counts['eval9']} strings "
         "(`tests/data/guard/`; "
         "sources and licenses per string in `source`; how each part was made and frozen: `docs/guard.md`). "
         "Rules are written and the learned model is trained from tune only; eval (frozen in round 1), eval2 "
         "(frozen in round 4, before any rule of that round was written), eval3 (round 5), eval4 (round 6), eval5 "
-        "(round 7), eval6 (round 9), eval7 (round 10) and eval8 (round 11; all six before any rule or training of "
-        "their round) are read only for these tables.",
+        "(round 7), eval6 (round 9), eval7 (round 10), eval8 (round 11; all six before any rule or training of "
+        "their round) and eval9 (round 15, written blind: by an author who had read no rule, code or other part) "
+        "are read only for these tables.",
         "",
         "## Learned model on and off",
         "",
@@ -293,8 +294,8 @@ def main() -> None:
             *table,
             "",
         ]
-    for part in ("tune", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8"):
-        for key, title in (("language", "language"), ("technique", "technique (round 4-11 strings)")):
+    for part in ("tune", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8", "eval9"):
+        for key, title in (("language", "language"), ("technique", "technique (round 4-15 strings)")):
             table, _ = rate_table(part, key, only_round4=key == "technique")
             lines += [f"### {part} by {title}", "", f"| {key} | recall | false positives |", "|---|---|---|"]
             lines += [*table, ""]

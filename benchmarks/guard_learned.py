@@ -1,7 +1,7 @@
 """Train, write and measure the learned injection model beside the rules (`contextfold._guard._learned`).
 
 Trained on ``tests/data/guard/tune.jsonl`` only (plus benign tool results of the dev transcripts that no row of
-the speed or false-positive measures uses), never on an eval split (``eval`` to ``eval8``: `bench_guard.PARTS`).
+the speed or false-positive measures uses), never on an eval split (``eval`` to ``eval9``: `bench_guard.PARTS`).
 Features and windows are the shipped module's own (`grams`, `trigger_windows`), so the model is trained on exactly
 what it reads at run time: the windows around words that address a reader, or the whole of a short text.
 
@@ -46,7 +46,7 @@ from contextfold._guard._normalize import fold_bytes  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "guard"
 OUT = ROOT / "src" / "contextfold" / "_guard" / L.DATA_FILE
-PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8")
+PARTS = ("tune", "eval", "eval2", "eval3", "eval4", "eval5", "eval6", "eval7", "eval8", "eval9")
 KEEP = 30_000
 MIN_COUNT = 2
 L2 = 1e-4

@@ -1,4 +1,4 @@
-"""The guard corpus parts (tests/data/guard/*.jsonl): well-formed, disjoint, and eval8 as its builder writes it."""
+"""The guard corpus parts (tests/data/guard/*.jsonl): well-formed, disjoint, eval8 / eval9 as built."""
 
 from __future__ import annotations
 
@@ -32,12 +32,32 @@ def test_eval8_rows_are_well_formed() -> None:
     assert len({r["language"] for r in rows}) >= 10
 
 
-def test_eval8_is_what_build_round11_writes() -> None:
+def _built(builder: str, part: str, round_: str) -> list[dict[str, str]]:
     # The builder's rows, in order, minus any text another part already holds (write_frozen_split's rule).
-    spec = importlib.util.spec_from_file_location("build_round11", DATA / "build_round11.py")
+    spec = importlib.util.spec_from_file_location(builder, DATA / f"{builder}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    others = {r["text"] for p in DATA.glob("*.jsonl") if p.stem != "eval8" for r in _rows(p.stem)}
-    built = [{**r, "round": "11"} for r in module.injections() + module.benign() if r["text"] not in others]
-    assert built == _rows("eval8")
+    others = {r["text"] for p in DATA.glob("*.jsonl") if p.stem != part for r in _rows(p.stem)}
+    return [{**r, "round": round_} for r in module.injections() + module.benign() if r["text"] not in others]
+
+
+def test_eval8_is_what_build_round11_writes() -> None:
+    assert _built("build_round11", "eval8", "11") == _rows("eval8")
+
+
+def test_eval9_rows_are_well_formed() -> None:
+    # Round 15's blind part: ~100 injections, ~150 benign, >= 25 % of injections not in English, a page per row.
+    rows = _rows("eval9")
+    assert all(set(r) == FIELDS and r["round"] == "15" and r["text"].strip() for r in rows)
+    injections = [r for r in rows if r["label"] == "injection"]
+    benign = [r for r in rows if r["label"] == "benign"]
+    assert len(injections) >= 100 and len(benign) >= 150 and len(rows) == len(injections) + len(benign)
+    assert sum(r["language"] != "en" for r in injections) >= len(injections) / 4
+    assert len({r["language"] for r in rows}) >= 10
+    shaped = "written here for round 15 (MIT, this repository); shape after http"
+    assert all(r["source"].startswith(shaped) for r in rows)
+
+
+def test_eval9_is_what_build_round15_writes() -> None:
+    assert _built("build_round15", "eval9", "15") == _rows("eval9")
