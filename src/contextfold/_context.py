@@ -44,8 +44,10 @@ from contextfold._markers import (
     MARKER_KEY,
     OPEN_TASKS_HEADER,
     PINNED_HEADER,
+    PROVIDER_BOUNDARY,
     REATTACH_HEADER,
     REATTACHED_MARKER,
+    provider_state,
 )
 from contextfold._messages import HintBlock, Message, ToolResultBlock, ToolSpec
 from contextfold._runtime._hints import (
@@ -61,7 +63,7 @@ from contextfold._tokens._counting import TokenCounter, TokenTally, count_tools
 from contextfold._tool_results import admit_tool_message
 from contextfold._workspace._offload import Offloader, OffloadRef
 from contextfold._workspace._split import ResultLimitError, explain_result_limit
-from contextfold.compaction._boundaries import last_user_index, leading_system_count
+from contextfold.compaction._boundaries import dead_span, fixed_prefix_count, last_user_index
 from contextfold.compaction._digest_strategy import DigestStrategy
 from contextfold.compaction._groups import pending_tail
 from contextfold.compaction._loop_guard import LoopGuard, floor_error
@@ -231,6 +233,7 @@ class Context:
             initial.append(system if isinstance(system, Message) else Message.text_message("system", system))
         self._messages: list[Message] = initial
         self._tally = TokenTally(counter, initial)
+        self._dead_tokens = 0  # tokens of the messages the provider drops (before its latest compaction boundary)
         self._call_ids: set[str] = set()  # every tool call id seen, to refuse orphan results on append
         self._dirty_from = 0
         self._tools_dirty = False
@@ -261,7 +264,7 @@ class Context:
         After `record_usage`, the provider's count for the prefix it saw replaces
         our estimate of that prefix; only what came after is estimated.
         """
-        estimate = self._tally.total + self._tools_tokens
+        estimate = self._tally.total - self._dead_tokens + self._tools_tokens
         if self._anchor is not None:
             _, reported, estimated = self._anchor
             return estimate - estimated + reported
@@ -296,6 +299,13 @@ class Context:
             self._check_pairing(m)
             self._messages.append(m)
             self._tally.append(m)
+            if provider_state(m) == PROVIDER_BOUNDARY:
+                self._recount_dead()
+
+    def _recount_dead(self) -> None:
+        """Recount what the provider drops: the messages before its latest compaction boundary cost nothing."""
+        start, end = dead_span(self._messages)
+        self._dead_tokens = sum(self._tally.counts[start:end])
 
     def _check_pairing(self, message: Message) -> None:
         """Refuse a tool result whose call was never made: no provider accepts it, and no compaction can fix it."""
@@ -399,7 +409,7 @@ class Context:
         if self._last_sent is None or prompt_tokens < 0:
             return
         covered = self._last_sent
-        estimated = self._tally.prefix_total(covered) + self._tools_tokens
+        estimated = self._tally.prefix_total(covered) - self._dead_tokens + self._tools_tokens
         self._anchor = (covered, prompt_tokens, estimated)
 
     # -- the per-call pipeline ----------------------------------------------------------------
@@ -435,7 +445,7 @@ class Context:
             self._insert_hint(hint)
         cache = self._cache_report(compacted=report is not None)
         self._last_sent = len(self._messages)
-        self._last_sent_tokens = self._tally.total + self._tools_tokens
+        self._last_sent_tokens = self._tally.total - self._dead_tokens + self._tools_tokens
         self._dirty_from = len(self._messages)
         self._tools_dirty = False
         return Prepared(
@@ -568,13 +578,13 @@ class Context:
     def _floor(self, attachment: Message | None) -> dict[str, int]:
         """What no compaction can remove, in tokens."""
         counts = self._tally.counts
-        lo = leading_system_count(self._messages)
+        lo = fixed_prefix_count(self._messages)
         user = last_user_index(self._messages, lo)
         pending = pending_tail(self._messages[lo:])
         start = user if user is not None else (lo + pending if pending is not None else len(self._messages))
         pinned = self.counter.count_message(attachment) if attachment is not None else 0
         return {
-            "system": sum(counts[:lo]),
+            "system": sum(counts[:lo]) - self._dead_tokens,
             "tools": self._tools_tokens,
             "pinned": pinned,
             "current_turn": sum(counts[start:]),
@@ -596,6 +606,7 @@ class Context:
         # rewrites a message): they are exactly the messages past `planned`, kept in order.
         self._messages = [*plan.messages, *self._messages[planned:]]
         self._tally.reset(self._messages)
+        self._recount_dead()
         if self._hint_scanner is not None:
             self._hint_scanner.reset()
         self._anchor = None

@@ -29,6 +29,10 @@ __all__ = [
     "OPEN_TASKS_HEADER",
     "PINNED_HEADER",
     "PLACEHOLDER_MARKER",
+    "PROVIDER_BOUNDARY",
+    "PROVIDER_KEEP",
+    "PROVIDER_NOOP",
+    "PROVIDER_STATE_KEY",
     "REATTACHED_MARKER",
     "REATTACH_HEADER",
     "SUMMARY_HEADER_PREFIX",
@@ -40,6 +44,7 @@ __all__ = [
     "is_summary",
     "is_summary_text",
     "marker",
+    "provider_state",
     "render_hint",
     "summary_header",
 ]
@@ -54,6 +59,19 @@ REATTACHED_MARKER = "reattached"
 """``meta[MARKER_KEY]`` of the message re-attached after a summary."""
 LEDGER_OVERFLOW_KEY = "contextfold_ledger_overflow"
 """Meta key of a summary: the ledger facts its cap left out, for the next compaction (never sent)."""
+
+PROVIDER_STATE_KEY = "contextfold.provider_state"
+"""Meta key of a block holding a provider's own compaction state, set by the format that read it; its value says
+what the provider does with it. Such a block is given back byte for byte, never split, edited or summarized."""
+PROVIDER_BOUNDARY = "boundary"
+"""The provider drops everything before this block (Anthropic's ``compaction`` block with a summary): the message
+holding it ends a fixed prefix no compaction touches, and what precedes it costs nothing."""
+PROVIDER_KEEP = "keep"
+"""The provider's memory of earlier turns, which it reads but does not drop what precedes (a Responses
+``compaction`` item): kept verbatim, carried forward in front of the summary when its turn is compacted."""
+PROVIDER_NOOP = "noop"
+"""A failed compaction the provider treats as a no-op (an Anthropic ``compaction`` block whose ``content`` is null):
+given back verbatim while its message stays, and leaves with its message (never split from it)."""
 
 SUMMARY_HEADER_PREFIX = "Summary of earlier conversation ("
 """How the first line of a summary starts."""
@@ -81,6 +99,18 @@ _HINT_MIN = len(HINT_PREFIX) + len(HINT_SUFFIX)
 def marker(meta: Mapping[str, Any]) -> Any:
     """The marker in a message's or block's meta (`SUMMARY_MARKER`, ...), or ``None``."""
     return meta.get(MARKER_KEY) if meta else None
+
+
+def provider_state(message: Message) -> str | None:
+    """The strongest provider state a message's blocks hold (`PROVIDER_BOUNDARY` first), or ``None``."""
+    found: str | None = None
+    for block in message.content:
+        state = block.meta.get(PROVIDER_STATE_KEY) if block.meta else None
+        if state == PROVIDER_BOUNDARY:
+            return PROVIDER_BOUNDARY
+        if isinstance(state, str):
+            found = state
+    return found
 
 
 def summary_header(count: int, archive_ref: str | None) -> str:

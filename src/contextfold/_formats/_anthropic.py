@@ -34,7 +34,7 @@ from contextfold._formats._common import (
     type_name,
 )
 from contextfold._formats._openai import FILE_ID_SCHEME
-from contextfold._markers import is_summary_text
+from contextfold._markers import PROVIDER_BOUNDARY, PROVIDER_NOOP, PROVIDER_STATE_KEY, is_summary_text
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -48,7 +48,13 @@ from contextfold._messages import (
     freeze_meta,
 )
 
-__all__ = ["anthropic_to_messages", "messages_to_anthropic", "tools_from_anthropic", "tools_to_anthropic"]
+__all__ = [
+    "anthropic_to_messages",
+    "is_compaction_boundary",
+    "messages_to_anthropic",
+    "tools_from_anthropic",
+    "tools_to_anthropic",
+]
 
 K_CONTENT = "anthropic.content"  # "str" | "list" (| "absent" on a tool result): how content was written
 K_EXTRA = "anthropic.extra"  # uninterpreted keys of the message or block
@@ -59,10 +65,11 @@ K_CONTINUES = "anthropic.continues"  # split off the user message before it (mer
 K_IS_ERROR = "anthropic.is_error"  # on a tool result: the is_error key was present
 K_RAW_TOOL = "anthropic.raw"  # on a ToolSpec: a server tool kept verbatim
 K_TOOL_FIELDS = "anthropic.fields"  # on a ToolSpec: which optional fields were present
+K_RAW = "anthropic.raw"  # on a text block: a provider block kept verbatim (a server-side `compaction` block)
 
 _MSG_KEYS = frozenset({"role", "content"})
 _USER_TYPES = "text, image, document, tool_result"
-_ASSISTANT_TYPES = "text, thinking, redacted_thinking, tool_use"
+_ASSISTANT_TYPES = "text, thinking, redacted_thinking, tool_use, compaction"
 _RESULT_TYPES = "text, image, document"
 _TEXT_KEYS = frozenset({"type", "text"})
 _DATA_KEYS = frozenset({"type", "source"})
@@ -80,6 +87,14 @@ _DEFAULT_SCHEMA: Mapping[str, Any] = {"type": "object", "properties": {}}
 
 def _err(i: int | None, reason: str) -> InputError:
     return InputError(reason, message_index=i)
+
+
+def is_compaction_boundary(block: Any) -> bool:
+    """Whether a wire block is a server-side ``compaction`` block the API drops everything before.
+
+    One with a null ``content`` is a failed compaction, which the API treats as a no-op: not a boundary.
+    """
+    return isinstance(block, Mapping) and block.get("type") == "compaction" and block.get("content") is not None
 
 
 def _found(value: Any) -> str:
@@ -329,7 +344,22 @@ def _parse_assistant_block(i: int, b: Any) -> TextBlock | ThinkingBlock | Redact
         if not isinstance(data, str):
             raise _err(i, f"a redacted_thinking block needs a string 'data', found {type_name(data)}")
         return RedactedThinkingBlock(data=data, meta=_block_meta(b, _REDACTED_KEYS))
+    if btype == "compaction":
+        return _compaction(i, b)
     raise _err(i, f"unknown block type {_found(btype)} in an assistant message; allowed: {_ASSISTANT_TYPES}")
+
+
+def _compaction(i: int, b: Mapping[str, Any]) -> TextBlock:
+    """A server-side compaction block: its summary as the text the model reads, the block itself kept verbatim.
+
+    The text is for counting and reading only: rendering gives back ``anthropic.raw`` (its signature covers the
+    summary, so nothing may edit it).
+    """
+    content = b.get("content")
+    if content is not None and not isinstance(content, str):
+        raise _err(i, f"a compaction block's 'content' must be a string or null, found {type_name(content)}")
+    state = PROVIDER_BOUNDARY if content is not None else PROVIDER_NOOP
+    return TextBlock(text=content or "", meta=freeze_meta({K_RAW: dict(b), PROVIDER_STATE_KEY: state}))
 
 
 # ---------------------------------------------------------------------------------------------- rendering
@@ -439,6 +469,10 @@ def _render_blocks(
     for block in msg.content:
         match block:
             case TextBlock():
+                raw = block.meta.get(K_RAW)
+                if raw is not None:
+                    blocks.append(dict(raw))
+                    continue
                 if foreign and not block.text.strip():
                     continue  # Anthropic rejects blank text blocks
                 blocks.append(_text_block(block))

@@ -47,6 +47,7 @@ from contextfold._formats._common import (
     tool_definitions,
 )
 from contextfold._formats._common import type_name as _type_name
+from contextfold._markers import PROVIDER_KEEP, PROVIDER_STATE_KEY
 from contextfold._messages import (
     DataBlock,
     HintBlock,
@@ -87,7 +88,8 @@ K_TOOL_FIELDS = "responses.fields"  # on a ToolSpec: which optional function fie
 FILE_ID_SCHEME = "file-id:"
 
 KEEP_TYPES = frozenset({"compaction", "compaction_summary"})
-"""Opaque item types that carry the provider's own memory of earlier turns: never dropped by a compaction."""
+"""Opaque item types that carry the provider's own memory of earlier turns: never dropped by a compaction (the
+proxy's `must_keep`; in canonical form their block is marked `PROVIDER_KEEP`, which `CompactionPlan` carries)."""
 
 _MESSAGE_ROLES: dict[str, Role] = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 _TEXT_PARTS = frozenset({"input_text", "output_text"})
@@ -374,7 +376,9 @@ def _opaque(item: Mapping[str, Any], itype: str, names: dict[str, str]) -> Messa
             role="assistant", content=(ToolCallBlock(id=call_id, name=itype, arguments=arguments),), meta=meta
         )
     role: Role = "user" if item.get("role") == "user" else "assistant"
-    return Message(role=role, content=(TextBlock(text=label),), meta=meta)
+    # The provider's compaction state: never summarized away, carried forward verbatim (`CompactionPlan.carried`).
+    block_meta = freeze_meta({PROVIDER_STATE_KEY: PROVIDER_KEEP}) if itype in KEEP_TYPES else None
+    return Message(role=role, content=(TextBlock(text=label, meta=block_meta or freeze_meta(None)),), meta=meta)
 
 
 # ---------------------------------------------------------------------------------------------- rendering

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from contextfold._markers import MARKER_KEY, SUMMARY_MARKER, is_summary
+from contextfold._markers import MARKER_KEY, PROVIDER_BOUNDARY, SUMMARY_MARKER, is_summary, provider_state
 from contextfold._messages import (
     HintBlock,
     Message,
@@ -37,7 +37,7 @@ from contextfold._messages import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from contextfold._tokens._counting import TokenCounter
+from contextfold._tokens._counting import TokenCounter, count_messages
 from contextfold.compaction._groups import pending_tail, tool_groups
 
 __all__ = [
@@ -49,7 +49,10 @@ __all__ = [
     "Split",
     "ThinkingRule",
     "ToolPairingRule",
+    "count_live",
+    "dead_span",
     "find_boundary",
+    "fixed_prefix_count",
     "is_real_user",
     "last_user_index",
     "leading_system_count",
@@ -110,10 +113,11 @@ class ToolPairingRule:
 
 
 class ThinkingRule:
-    """A thinking block stays whole with its assistant turn.
+    """A thinking block stays whole with its assistant turn, and so does a provider's compaction state.
 
     Signed thinking is tamper-evident and must come first in its turn, so an
-    assistant message carrying any thinking (signed, unsigned or redacted) is
+    assistant message carrying any thinking (signed, unsigned or redacted), or
+    a block of provider state (`contextfold._markers.PROVIDER_STATE_KEY`), is
     never split or edited; it leaves the context whole or stays whole. Cuts
     between messages never touch a block, so every cut is safe for this rule.
     """
@@ -124,7 +128,9 @@ class ThinkingRule:
         return [True] * (len(messages) + 1)
 
     def may_split(self, message: Message) -> bool:
-        return not any(isinstance(b, ThinkingBlock | RedactedThinkingBlock) for b in message.content)
+        return not any(isinstance(b, ThinkingBlock | RedactedThinkingBlock) for b in message.content) and (
+            provider_state(message) is None
+        )
 
 
 DEFAULT_RULES: tuple[CutRule, ...] = (ToolPairingRule(), ThinkingRule())
@@ -148,6 +154,52 @@ def leading_system_count(messages: Sequence[Message]) -> int:
             break
         count += 1
     return count
+
+
+def _last_boundary(messages: Sequence[Message], lo: int) -> int | None:
+    """Index (at or after ``lo``) of the latest message holding a `PROVIDER_BOUNDARY` block."""
+    for index in range(len(messages) - 1, lo - 1, -1):
+        if provider_state(messages[index]) == PROVIDER_BOUNDARY:
+            return index
+    return None
+
+
+def dead_span(messages: Sequence[Message]) -> tuple[int, int]:
+    """``(start, end)``: the messages the provider drops, between the prompt and its latest compaction boundary.
+
+    Anthropic's server-side compaction drops every message block before its latest ``compaction`` block; what the
+    model reads starts at the message holding it. Empty (``start == end``) when there is no boundary.
+    """
+    lo = leading_system_count(messages)
+    at = _last_boundary(messages, lo)
+    return (lo, lo) if at is None else (lo, at)
+
+
+def fixed_prefix_count(messages: Sequence[Message]) -> int:
+    """Messages at the start that no compaction touches (the ``lo`` of a cut).
+
+    The leading system messages (the prompt) and, after a provider compaction, everything up to the message holding
+    its latest boundary plus the results of that message's tool calls: what precedes the boundary the provider
+    drops itself, and compacting after it keeps the provider's summary first, as its rules want.
+    """
+    lo = leading_system_count(messages)
+    at = _last_boundary(messages, lo)
+    if at is None:
+        return lo
+    end = at + 1
+    for group in tool_groups(messages):
+        if group.start == at:
+            end = max(end, group.end + 1)
+            break
+    return end
+
+
+def count_live(counter: TokenCounter, messages: Sequence[Message]) -> int:
+    """Tokens of ``messages`` as the provider reads them: the messages it drops (`dead_span`) cost nothing."""
+    start, end = dead_span(messages)
+    if start == end:
+        return count_messages(counter, messages)
+    return count_messages(counter, messages[:start]) + count_messages(counter, messages[end:])
 
 
 def is_real_user(message: Message) -> bool:

@@ -27,7 +27,7 @@ from contextfold._errors import ConfigError
 from contextfold._markers import ARCHIVE_PENDING, MARKER_KEY, PLACEHOLDER_MARKER, is_placeholder_text
 from contextfold._messages import DataBlock, Message, TextBlock, ToolResultBlock
 from contextfold._tokens._counting import TokenCounter
-from contextfold.compaction._boundaries import leading_system_count
+from contextfold.compaction._boundaries import fixed_prefix_count
 from contextfold.compaction._groups import call_names
 from contextfold.compaction._ledger import Fact, extract_facts
 from contextfold.compaction._plan import CompactionPlan
@@ -213,7 +213,7 @@ def plan_result_rewrites(
     min_reclaim: int,
 ) -> CompactionPlan | None:
     """Shared by the result-rewriting tiers: choose results, rewrite them, keep only rewrites that pay off."""
-    lo = leading_system_count(messages)
+    lo = fixed_prefix_count(messages)
     stop = latest_turn_start(messages)
     chosen = select(messages, lo, stop, counter)
     if not chosen:

@@ -36,7 +36,15 @@ from typing import TYPE_CHECKING
 from contextfold._errors import ConfigError, ContextOverflowError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import DEFAULT_RULES, Boundary, CutRule, find_boundary, leading_system_count
+from contextfold.compaction._boundaries import (
+    DEFAULT_RULES,
+    Boundary,
+    CutRule,
+    dead_span,
+    find_boundary,
+    fixed_prefix_count,
+    leading_system_count,
+)
 from contextfold.compaction._digest import build_digest
 from contextfold.compaction._groups import call_names, pending_tail
 from contextfold.compaction._ledger import OVERFLOW_META_KEY, ledger_size, ledger_with_overflow
@@ -75,8 +83,11 @@ def find_summary_cut(
     ``facts_share`` of the budget when the history holds the facts; at most half the room) is set aside first, so
     a large kept turn cannot squeeze the facts out.
     """
-    lo = leading_system_count(messages)
+    lo = fixed_prefix_count(messages)
     counts = [count_messages(counter, (m,)) for m in messages]
+    dead_start, dead_end = dead_span(messages)
+    for index in range(dead_start, dead_end):  # the provider drops these: they cost nothing
+        counts[index] = 0
     budget = config.budget
     system = sum(counts[:lo])
     overhead = count_messages(counter, (summary_message("", count=len(messages), archive_ref=None),))

@@ -26,15 +26,17 @@ from contextfold._markers import (
     ARCHIVE_PENDING,
     MARKER_KEY,
     PLACEHOLDER_MARKER,
+    PROVIDER_KEEP,
     SUMMARY_HEADER_PREFIX,
     SUMMARY_MARKER,
     is_placeholder_text,
+    provider_state,
     summary_header,
 )
 from contextfold._markers import is_summary as is_summary_message
 from contextfold._messages import Message, TextBlock, ToolResultBlock
-from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import Boundary
+from contextfold._tokens._counting import TokenCounter
+from contextfold.compaction._boundaries import Boundary, count_live
 
 if TYPE_CHECKING:
     from contextfold._config import ContextConfig
@@ -115,11 +117,13 @@ def summary_message(
 class CompactionPlan:
     """What one compaction does: which messages leave, what replaces them, what stays.
 
-    The context after applying it is ``prefix + (summary,) + attachments +
-    kept`` (no summary when nothing was compacted: a plan of replacements
-    only). With a split boundary, the last compacted message is the head of a
-    message whose tail is the first kept message (``boundary.split`` rejoins
-    them).
+    The context after applying it is ``prefix + carried + (summary,) +
+    attachments + kept`` (no summary when nothing was compacted: a plan of
+    replacements only); ``carried`` are the compacted messages holding a
+    provider's memory (`contextfold._markers.PROVIDER_KEEP`), which go on
+    verbatim. With a split boundary, the last compacted message is the head of
+    a message whose tail is the first kept message (``boundary.split``
+    rejoins them).
     """
 
     strategy: str
@@ -166,11 +170,16 @@ class CompactionPlan:
         return len(self.compacted)
 
     @property
+    def carried(self) -> tuple[Message, ...]:
+        """Compacted messages that go on verbatim, in front of the summary: a provider's memory of earlier turns."""
+        return tuple([m for m in self.compacted if provider_state(m) == PROVIDER_KEEP])
+
+    @property
     def messages(self) -> tuple[Message, ...]:
         """The context after applying the plan."""
         if not self.compacted:
             return (*self.prefix, *self.attachments, *self.kept)
-        return (*self.prefix, self.summary, *self.attachments, *self.kept)
+        return (*self.prefix, *self.carried, self.summary, *self.attachments, *self.kept)
 
     @property
     def archived(self) -> tuple[Message, ...]:
@@ -196,7 +205,7 @@ class CompactionPlan:
     def with_attachments(self, attachments: Sequence[Message], counter: TokenCounter) -> CompactionPlan:
         """The same plan with messages re-attached after the summary (recounted)."""
         plan = replace(self, attachments=tuple(attachments))
-        after = count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS
+        after = count_live(counter, plan.messages) + ARCHIVE_REF_TOKENS
         return replace(plan, tokens_after=after)
 
     def original(self) -> tuple[Message, ...]:
@@ -236,12 +245,12 @@ class CompactionPlan:
             kept=kept,
             summary_text=summary_text,
             boundary=boundary,
-            tokens_before=count_messages(counter, messages),
+            tokens_before=count_live(counter, messages),
             tokens_after=0,
             details=MappingProxyType(dict(details or {})),
             summary_meta=MappingProxyType(dict(summary_meta or {})),
         )
-        after = count_messages(counter, plan.messages) + ARCHIVE_REF_TOKENS
+        after = count_live(counter, plan.messages) + ARCHIVE_REF_TOKENS
         return replace(plan, tokens_after=after)
 
     @classmethod
@@ -270,12 +279,12 @@ class CompactionPlan:
             kept=tuple(kept),
             summary_text="",
             boundary=Boundary(lo=lo, cut=lo, split=None, kept_tokens=0, protected=True),
-            tokens_before=count_messages(counter, messages),
+            tokens_before=count_live(counter, messages),
             tokens_after=0,
             details=MappingProxyType(dict(details or {})),
             replaced=replaced,
         )
-        after = count_messages(counter, plan.messages) + PLACEHOLDER_REF_TOKENS * len(replaced)
+        after = count_live(counter, plan.messages) + PLACEHOLDER_REF_TOKENS * len(replaced)
         return replace(plan, tokens_after=after)
 
 

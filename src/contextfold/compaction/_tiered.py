@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from contextfold._errors import ConfigError
 from contextfold._messages import Message
 from contextfold._tokens._counting import TokenCounter, count_messages
-from contextfold.compaction._boundaries import leading_system_count
+from contextfold.compaction._boundaries import fixed_prefix_count
 from contextfold.compaction._clear_results import ClearToolResults
 from contextfold.compaction._dedupe_reads import DedupeFileReads
 from contextfold.compaction._digest_strategy import DigestStrategy
@@ -171,7 +171,7 @@ class TieredCompaction:
         plan = CompactionPlan.rewrite(
             strategy="+".join(rewriters),
             messages=messages,
-            lo=leading_system_count(messages),
+            lo=fixed_prefix_count(messages),
             rewrites=rewrites,
             counter=counter,
             details={"messages_rewritten": len(rewrites)},

@@ -32,7 +32,7 @@ from typing import Any, TypeAlias
 import orjson
 
 from contextfold._errors import InputError
-from contextfold._formats._anthropic import anthropic_to_messages, messages_to_anthropic
+from contextfold._formats._anthropic import anthropic_to_messages, is_compaction_boundary, messages_to_anthropic
 from contextfold._formats._openai import messages_to_openai, openai_to_messages
 from contextfold._formats._providers import ProviderName
 from contextfold._formats._responses import (
@@ -403,17 +403,16 @@ class AnthropicMessages(WireFormat):
 def compaction_at(messages: Sequence[Any]) -> int:
     """Index of the latest assistant message holding a server-side ``compaction`` block, or -1.
 
-    A block whose ``content`` is null is a failed compaction, which the API treats as a no-op: not a boundary.
+    The wire twin of the library's `fixed_prefix_count` (both read `is_compaction_boundary`): a block whose
+    ``content`` is null is a failed compaction, which the API treats as a no-op, not a boundary.
     """
     for i in range(len(messages) - 1, -1, -1):
         message = messages[i]
         if not isinstance(message, dict) or message.get("role") != "assistant":
             continue
         content = message.get("content")
-        if isinstance(content, list):
-            for block in content:
-                if isinstance(block, dict) and block.get("type") == "compaction" and block.get("content") is not None:
-                    return i
+        if isinstance(content, list) and any(is_compaction_boundary(block) for block in content):
+            return i
     return -1
 
 
