@@ -31,7 +31,7 @@ def _zstd(data: bytes) -> bytes:
 
 
 ENCODERS: dict[str, Callable[[bytes], bytes]] = {
-    "gzip": gzip.compress,
+    "gzip": lambda data: gzip.compress(data, mtime=0),
     "deflate": zlib.compress,
     "zstd": _zstd,
 }
@@ -66,6 +66,7 @@ def test_a_bomb_stops_at_the_cap(coding: str) -> None:
         (b"\x28\xb5\x2f\xfd garbage", "zstd", "zstd body does not decode"),
         (b"x", "br", "content-encoding 'br' is not one the proxy decodes"),
     ],
+    ids=["not-gzip", "truncated-gzip", "corrupt-zstd", "brotli"],
 )
 def test_undecodable_bodies_name_the_problem(raw: bytes, coding: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -128,6 +129,7 @@ def test_a_compressed_request_with_nothing_to_do_keeps_its_bytes_and_coding(
         ("br", lambda plain: plain),  # a coding the proxy does not decode
         ("gzip", lambda plain: gzip.compress(b" " * 3_000_000 + plain)),  # decodes past max_body_bytes
     ],
+    ids=["corrupt-zstd", "brotli", "gzip-past-the-cap"],
 )
 def test_an_undecodable_body_is_forwarded_unchanged(
     upstream: ProviderServer, make_proxy: MakeProxy, coding: str, make: Callable[[bytes], bytes]

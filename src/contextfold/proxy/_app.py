@@ -270,17 +270,6 @@ def _route(path: str, headers: Mapping[str, str]) -> tuple[str, WireFormat | Non
     return "openai", None
 
 
-class _EncodedBody(ValueError):
-    """A compressed request body the proxy cannot decode (its coding, corrupt, or over the cap decoded)."""
-
-
-def _decoded(raw: bytes, coding: str, config: ProxyConfig) -> bytes:
-    try:
-        return decode_request_body(raw, coding, config.max_body_bytes)
-    except ValueError as exc:
-        raise _EncodedBody(str(exc)) from None
-
-
 async def _read_capped(request: Request, cap: int) -> tuple[list[bytes], bool, AsyncIterator[bytes]]:
     """Read the body up to ``cap`` bytes: (chunks read, over the cap, the rest of the stream)."""
     stream = request.stream()
@@ -311,10 +300,15 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
     else:
         raw = b"".join(chunks)
         payload = raw
+        text: bytes | None = raw
         coding = headers.get("content-encoding", "identity")
-        if fmt is not None and request.method == "POST":
+        if fmt is not None and request.method == "POST" and coding.strip().lower() not in ("", "identity"):
             try:
-                text = raw if coding.strip().lower() in ("", "identity") else _decoded(raw, coding, config)
+                text = decode_request_body(raw, coding, config.max_body_bytes)
+            except ValueError as exc:  # its coding, a corrupt stream, or over the cap decoded
+                reason, text = f"encoded body: {exc}", None
+        if fmt is not None and request.method == "POST" and text is not None:
+            try:
                 body = orjson.loads(text)
                 if not isinstance(body, dict):
                     raise ValueError("the body is not a JSON object")
@@ -323,8 +317,6 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
                     payload = outcome.body
             except StoreError as exc:
                 reason = f"session store: {exc}"
-            except _EncodedBody as exc:
-                reason = f"encoded body: {exc}"
             except (orjson.JSONDecodeError, ValueError) as exc:
                 reason = f"unparsable body: {str(exc)[:120]}"
             except Exception as exc:
