@@ -38,6 +38,7 @@ request; hashing and counting cost O(new messages).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -915,7 +916,10 @@ class Engine:
             start = len(probe.kept_text) if probe is not None else tail_start
             end = min(tail_start, start + _FACT_SCAN_CHARS)
             found = output_fact_lines(text, start, end) if start < end else []
-            facts = sorted((f for f in found if f[1] not in shown), key=_importance)
+            # Those the tail shows are passed over as the fits reach them (`_FitMemo.hidden`): the fits stop at
+            # the first line that does not fit, so most facts of a long output are never looked up in the tail.
+            facts = sorted(found, key=_importance)
+            memo.hidden = shown
             if facts:
                 reserve = _fit_excerpt(self.counter, text, facts, most, memo)[1]
         kept, ref = await offload_oversized_result(
@@ -1210,8 +1214,13 @@ _FACT_ORDER = {"error": 0, "id": 1, "file": 2}
 _FACT_HEADER = "\nLines after the cut that name errors, ids or paths (line number: text):\n"
 
 
-def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
-    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact)."""
+def _fact_line(text: str, at: int, value: str, marks: list[tuple[int, int]] | None = None) -> tuple[int, str]:
+    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact).
+
+    ``marks``: (offset, newlines before it) pairs already counted in ``text``, sorted; the line number is counted
+    on from the nearest one before the line (the fits look lines up mostly in the output's order), and the line's
+    own pair is added.
+    """
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
     line = text[start : end if end >= 0 else len(text)].rstrip("\r")
@@ -1219,7 +1228,14 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
         lo = max(0, min(at - start - _FACT_LINE_CHARS // 4, len(line) - _FACT_LINE_CHARS))
         hi = max(lo + _FACT_LINE_CHARS, at - start + len(value))
         line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
-    return text.count("\n", 0, start), line
+    if marks is None:
+        return text.count("\n", 0, start), line
+    k = bisect.bisect_right(marks, (start, math.inf))
+    since, before = marks[k - 1] if k else (0, 0)
+    number = before + text.count("\n", since, start)
+    if since != start:
+        marks.insert(k, (start, number))
+    return number, line
 
 
 def _importance(fact: tuple[int, str, str]) -> tuple[int, int]:
@@ -1237,6 +1253,12 @@ class _FitMemo:
     """An entry's text -> its tokens."""
     header: int | None = None
     """Tokens of `_FACT_HEADER`."""
+    hidden: str = ""
+    """The output's last lines, which the notice shows: a fact found there is passed over."""
+    shown: dict[str, bool] = field(default_factory=dict)
+    """A fact's value -> whether ``hidden`` holds it."""
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    """Line starts already numbered: (offset, newlines before it), sorted (see `_fact_line`)."""
 
 
 def _fit_excerpt(
@@ -1251,8 +1273,8 @@ def _fit_excerpt(
     """The fact lines that fit ``budget`` tokens, and their tokens (``memo``: what was worked out, filled here).
 
     ``facts`` in the order they are chosen (`_importance`: errors first, then ids, then paths, earliest first in
-    each), those before offset ``after`` passed over; the lines are listed in the output's order; the first line
-    that does not fit ends the choice.
+    each), those before offset ``after`` or whose value ``memo.hidden`` holds passed over; the lines are listed in
+    the output's order; the first line that does not fit ends the choice.
     """
     if not facts:
         return "", 0
@@ -1260,13 +1282,19 @@ def _fit_excerpt(
     if memo.header is None:
         memo.header = counter.count_text(_FACT_HEADER)
     cost = memo.header
-    lines, costs = memo.lines, memo.costs
+    lines, costs, hidden, shown, marks = memo.lines, memo.costs, memo.hidden, memo.shown, memo.marks
     for at, value, _ in facts:
         if at < after:
             continue
+        if hidden:
+            held = shown.get(value)
+            if held is None:
+                held = shown[value] = value in hidden
+            if held:
+                continue
         found = lines.get((at, value))
         if found is None:
-            found = lines[at, value] = _fact_line(text, at, value)
+            found = lines[at, value] = _fact_line(text, at, value, marks)
         number, line = found
         if number in chosen:
             continue
