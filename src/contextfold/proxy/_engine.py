@@ -512,9 +512,20 @@ class Engine:
                 offloads += n
                 new_rewrites = True
         record_now = replace(base, rewrites=MappingProxyType(rewrites)) if new_rewrites else base
-        forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, body)
+        counts = seen.counts
+        forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, counts, body)
         compacted = False
-        job = _Job(fmt=fmt, body=body, head=head, client=client, hashes=hashes, chains=chains, tenant=tenant, ctx=ctx)
+        job = _Job(
+            fmt=fmt,
+            body=body,
+            head=head,
+            client=client,
+            hashes=hashes,
+            chains=chains,
+            counts=counts,
+            tenant=tenant,
+            ctx=ctx,
+        )
         record_now, forwarded, tokens, compacted = await self._maybe_compact(
             job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
         )
@@ -541,7 +552,7 @@ class Engine:
                 and 0 < winner.covered < len(client)
                 and chains[winner.covered] == winner.covered_hash
             ):
-                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
+                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, counts, body)
                 record_now, compacted = winner, False
         spliced = record_now.covered > 0 or any(h in record_now.rewrites for h in hashes[record_now.covered :])
         previous = self._last_sent.get((tenant, session, lineage))
@@ -628,7 +639,7 @@ class Engine:
         """``_maybe_compact``'s answer for the new record ``made``, when the request it gives is smaller; else None."""
         if made is None:
             return None
-        forwarded, after = self._assemble(job.fmt, fixed, made, job.client, job.hashes, job.body)
+        forwarded, after = self._assemble(job.fmt, fixed, made, job.client, job.hashes, job.counts, job.body)
         return (made, forwarded, after, True) if after < tokens else None
 
     def _prefix(
@@ -648,7 +659,14 @@ class Engine:
                     k += 1  # to the end of the turn: the whole prefix may be compacted, never a call without its result
                 if k - record.covered < 2 or not self._ends_turn(fmt, client, hashes, k):
                     return None
-                cut = replace(job, client=client[:k], hashes=hashes[:k], chains=job.chains[: k + 1], whole=True)
+                cut = replace(
+                    job,
+                    client=client[:k],
+                    hashes=hashes[:k],
+                    chains=job.chains[: k + 1],
+                    counts=job.counts[: k + 1],
+                    whole=True,
+                )
                 return cut, forwarded[: offset + k - record.covered]
         return None
 
@@ -741,20 +759,25 @@ class Engine:
         record: LineageRecord,
         client: list[Any],
         hashes: list[str],
+        counts: list[int],
         body: Mapping[str, Any],
     ) -> tuple[list[Any], int]:
-        """Replacement elements plus the client's tail (rewrites applied) and their estimated tokens."""
-        tail: list[Any] = []
-        tokens = fixed + (record.tokens if record.covered else 0)
-        for i in range(record.covered, len(client)):
-            h = hashes[i]
-            stored = record.rewrites.get(h)
-            if stored is None:
-                tail.append(client[i])
-                tokens += self._count(fmt, h, client[i])
-            else:
-                tail.append(transfer_breakpoints(client[i], self._parsed_rewrite(stored)))
-                tokens += self._count(fmt, "rw:" + h, tail[-1])
+        """Replacement elements plus the client's tail (rewrites applied) and their estimated tokens.
+
+        ``counts``: the client messages' cumulative counts (`_Seen.counts`); the tail's tokens are their sum, less
+        each rewritten message's count and plus its rewrite's (no lookup per message).
+        """
+        covered = record.covered
+        tail = client[covered:]
+        tokens = fixed + (record.tokens if covered else 0) + counts[len(client)] - counts[covered]
+        rewrites = record.rewrites
+        if rewrites:
+            for j, h in enumerate(hashes[covered:]):
+                stored = rewrites.get(h)
+                if stored is not None:
+                    i = covered + j
+                    tail[j] = transfer_breakpoints(client[i], self._parsed_rewrite(stored))
+                    tokens += self._count(fmt, "rw:" + h, tail[j]) - (counts[i + 1] - counts[i])
         if not record.covered:
             return tail, tokens
         replacement = record.replacement
@@ -1108,6 +1131,8 @@ class _Job:
     client: list[Any]
     hashes: list[str]
     chains: list[str]
+    counts: list[int]
+    """``counts[i]``: the tokens of the first ``i`` client messages (as `_Seen.counts`)."""
     tenant: str
     ctx: ContextConfig
     whole: bool = False
