@@ -207,6 +207,7 @@ class Engine:
         self.workspace_root = Path(config.state_dir) / "workspace"
         self._objects = ObjectRoot(config.workspace_url) if config.workspace_url else None
         self._counts: dict[str, int] = {}
+        self._contexts: dict[int, ContextConfig] = {}
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
         self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
@@ -483,7 +484,9 @@ class Engine:
         fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
         before = fixed + seen.counts[-1]
         window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
-        ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
+        ctx = self._contexts.get(window)
+        if ctx is None:  # frozen: one per window (a model's), built once (pydantic validation costs ~20 us)
+            ctx = self._contexts[window] = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
         offloads = 0
         rewrites = dict(base.rewrites)
         new_rewrites = False
