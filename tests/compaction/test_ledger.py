@@ -389,6 +389,33 @@ def test_paths_on_slash_lines_equal_the_whole_text(text: str) -> None:
     assert ledger_module._paths(text) == _paths_reference(text)
 
 
+# Lines from empty to longer than `_DENSE_SLASH_CHARS`, some with a slash: texts on both sides of the split's choice.
+_SLASH_LINE_TEXTS = st.lists(
+    st.builds(
+        lambda n, slash, tail: "x" * n + ("/" if slash else "") + tail,
+        st.integers(0, 450),
+        st.booleans(),
+        st.sampled_from(["", "a.py", "\r", " é"]),
+    ),
+    max_size=30,
+).map("\n".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SLASH_LINE_TEXTS)
+def test_slash_lines_are_the_lines_holding_a_slash(text: str) -> None:
+    assert ledger_module._slash_lines(text) == "\n".join(line for line in text.split("\n") if "/" in line)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(_TEXTS, _TEXTS.map(str.lower)))
+def test_word_starts_from_the_re2_hit_equal_the_plain_searches(text: str) -> None:
+    m = ledger_module
+    for words, first in ((m._JOB_WORDS, m._JOB_WORD), (m._ERROR_WORDS_LOWER, m._ERROR_WORD_LOWER)):
+        plain = sorted(i for w in words for i in range(len(text)) if text.startswith(w, i))
+        assert m._word_starts(text, words, first) == m._word_starts(text, words) == plain
+
+
 _PLAIN_ABS_PATH = re.compile(r"(?<![\w.:/~-])(?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?")
 _PLAIN_REL_PATH = re.compile(r"(?<![\w./:~-])[\w.@+-]+(?:/[\w.@+-]+)+\.[A-Za-z0-9]{1,8}\b")
 """The path rules as first written: `_ABS_PATH` and `_REL_PATH` are faster forms that must match exactly the same."""

@@ -369,6 +369,11 @@ def _cut_text(
             hi = offset
         return cost
 
+    tried: list[int] = []  # the line start `_settled` tried and found too long (at most one)
+
+    def settled() -> tuple[int, int] | None:
+        return None if tried else _settled(text, lo, hi, cost_at, limit, tried)
+
     guess = min(guess, hi - 1)
     if guess > 0:
         cost = probe(guess)
@@ -389,9 +394,43 @@ def _cut_text(
             while hi - step > lo and probe(hi - step) > limit:
                 step *= 2
     while hi - lo > 1:
+        if (done := settled()) is not None:
+            return done
         probe((lo + hi) // 2)
     lo, lo_cost = _off_surrogate(text, lo, lo_cost, cost_at, limit, prefix_cost)
     return _snap_to_line(text, lo, lo_cost, cost_at, limit)
+
+
+def _settled(
+    text: str, lo: int, hi: int, cost_at: Callable[[int], int], limit: int, tried: list[int]
+) -> tuple[int, int] | None:
+    """The search's answer when the bracket ``[lo, hi)`` already decides it, else None (the bisection goes on).
+
+    The bisection would end on some ``x`` in ``[lo, hi - 1]``, then `_off_surrogate` and `_snap_to_line` run on it.
+    When no code point of ``text[lo - 1 : hi]`` is a surrogate, no newline is in ``text[lo - 1 : hi - 1]`` and the
+    last newline before ``lo`` is inside the snap window of every such ``x`` (its start only moves forward with
+    ``x``), each ``x`` snaps back to the same line start: if that head fits, it is the answer whichever ``x`` it
+    would have been, and the bisection's counts are saved. If it does not fit, its offset goes into ``tried`` and
+    the bisection runs as before.
+    """
+    if lo <= 0 or text.find("\n", lo - 1, hi - 1) >= 0:
+        return None
+    window = min(LINE_SNAP_MAX_CHARS, int(lo * LINE_SNAP_FRACTION))
+    if window <= 0:
+        return None
+    newline = text.rfind("\n", lo - window, lo)
+    last = hi - 1
+    if newline < 0 or newline < last - min(LINE_SNAP_MAX_CHARS, int(last * LINE_SNAP_FRACTION)):
+        return None
+    between = text[lo - 1 : hi]
+    if not between.isascii() and any("\ud800" <= c <= "\udfff" for c in between):
+        return None
+    snapped = newline + 1
+    cost = cost_at(snapped)
+    if cost > limit:
+        tried.append(snapped)
+        return None
+    return snapped, cost
 
 
 def _off_surrogate(

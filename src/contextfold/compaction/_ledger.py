@@ -180,6 +180,8 @@ _JOB_WORDS = (
     "task", "job", "run", "process", "pid", "session", "build", "ticket", "request", "reservation", "order", "booking"
 )  # fmt: skip
 """Where a `_JOB` match can start, lower-cased (see `_job_matches`)."""
+_JOB_WORD = Once(lambda: _re2_compile("|".join(_JOB_WORDS)))
+"""Any of `_JOB_WORDS`, in RE2 (see `_word_starts`)."""
 _FOLD_ODD = lazy_pattern("[\u0130\u0131\u017f]")
 """The characters IGNORECASE matches to an ASCII letter that ``str.lower`` does not lower to it (İ, ı, ſ)."""
 _EXIT = lazy_pattern(
@@ -194,6 +196,8 @@ _ERROR_WORDS = ("Error", "Exception", "Failure", "error", "fatal", "FAIL", "ERRO
 """Every line `_ERROR_LINE` accepts holds one of these (see `_error_lines`)."""
 _ERROR_WORDS_LOWER = ("error", "exception", "fail", "fatal", "traceback")
 """`_ERROR_WORDS` lower-cased and merged: where they start in a text, its lower-cased copy holds one of these."""
+_ERROR_WORD_LOWER = Once(lambda: _re2_compile("|".join(_ERROR_WORDS_LOWER)))
+"""Any of `_ERROR_WORDS_LOWER`, in RE2 (see `_word_starts`)."""
 _LINE_BREAK = lazy_pattern("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 """Every line break of `str.splitlines`."""
 _ODD_BREAK = lazy_pattern("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -836,6 +840,9 @@ def _slash_lines(text: str) -> str:
         return ""
     if text.find("\n") < 0:
         return text
+    if text.count("/") * _DENSE_SLASH_CHARS >= len(text):
+        # Slashes on most lines (a listing, a traceback): one split and filter costs less than a search per line.
+        return "\n".join([line for line in text.split("\n") if "/" in line])
     parts: list[str] = []
     while i >= 0:
         start = text.rfind("\n", 0, i) + 1
@@ -846,6 +853,10 @@ def _slash_lines(text: str) -> str:
         parts.append(text[start:end])
         i = text.find("/", end)
     return "\n".join(parts)
+
+
+_DENSE_SLASH_CHARS = 200
+"""`_slash_lines` splits the whole text when it holds a ``/`` every this many characters or more often."""
 
 
 def _re2_compile(pattern: str) -> Any:
@@ -935,11 +946,22 @@ def _job_ids(text: str, lowered: str | None = None) -> list[str]:
     return out
 
 
-def _word_starts(text: str, words: tuple[str, ...]) -> list[int]:
-    """Every offset where one of ``words`` starts in ``text``, sorted (``str.find``: far faster than a regex)."""
+def _word_starts(text: str, words: tuple[str, ...], first: Any = None) -> list[int]:
+    """Every offset where one of ``words`` starts in ``text``, sorted (``str.find``: far faster than a regex).
+
+    ``first``: ``words`` as one RE2 alternation (`_JOB_WORD`, `_ERROR_WORD_LOWER`), which finds where the first of
+    them starts in one linear pass over ASCII text, or that none does: the searches start there (no word starts
+    before the leftmost match), or do not run at all. Most tool output holds none of the words.
+    """
+    start = 0
+    if first is not None and text.isascii():
+        hit = first.get().search(text)
+        if hit is None:
+            return []
+        start = hit.start()
     starts: list[int] = []
     for word in words:
-        i = text.find(word)
+        i = text.find(word, start)
         while i >= 0:
             starts.append(i)
             i = text.find(word, i + 1)
@@ -959,7 +981,7 @@ def _job_matches(
     """
     text = lowered if subject is None else subject
     end = 0
-    for start in _word_starts(lowered, _JOB_WORDS):
+    for start in _word_starts(lowered, _JOB_WORDS, _JOB_WORD):
         if start < end:
             continue
         match = pattern.match(text, start)
@@ -980,7 +1002,7 @@ def _error_lines(text: str, lowered: str | None = None) -> list[str]:
     out: list[str] = []
     line_end = -1
     if lowered is not None and len(lowered) == len(text):
-        hits = _word_starts(lowered, _ERROR_WORDS_LOWER)
+        hits = _word_starts(lowered, _ERROR_WORDS_LOWER, _ERROR_WORD_LOWER)
     else:
         hits = _word_starts(text, _ERROR_WORDS)
     for hit in hits:

@@ -38,6 +38,7 @@ request; hashing and counting cost O(new messages).
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -206,6 +207,7 @@ class Engine:
         self.workspace_root = Path(config.state_dir) / "workspace"
         self._objects = ObjectRoot(config.workspace_url) if config.workspace_url else None
         self._counts: dict[str, int] = {}
+        self._contexts: dict[int, ContextConfig] = {}
         self._canon: dict[str, list[Message]] = {}
         self._hashes: dict[bytes, str] = {}
         self._result_keys: dict[str, tuple[tuple[str, str, int], ...]] = {}
@@ -482,7 +484,9 @@ class Engine:
         fixed = self._fixed_tokens(fmt, body, head, lineage)  # system prompt (with the head) and tools
         before = fixed + seen.counts[-1]
         window = self.config.window_for(body.get("model") if isinstance(body.get("model"), str) else None)
-        ctx = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
+        ctx = self._contexts.get(window)
+        if ctx is None:  # frozen: one per window (a model's), built once (pydantic validation costs ~20 us)
+            ctx = self._contexts[window] = ContextConfig(window=window, trigger_ratio=self.config.trigger_ratio)
         offloads = 0
         rewrites = dict(base.rewrites)
         new_rewrites = False
@@ -511,9 +515,20 @@ class Engine:
                 offloads += n
                 new_rewrites = True
         record_now = replace(base, rewrites=MappingProxyType(rewrites)) if new_rewrites else base
-        forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, body)
+        counts = seen.counts
+        forwarded, tokens = self._assemble(fmt, fixed, record_now, client, hashes, counts, body)
         compacted = False
-        job = _Job(fmt=fmt, body=body, head=head, client=client, hashes=hashes, chains=chains, tenant=tenant, ctx=ctx)
+        job = _Job(
+            fmt=fmt,
+            body=body,
+            head=head,
+            client=client,
+            hashes=hashes,
+            chains=chains,
+            counts=counts,
+            tenant=tenant,
+            ctx=ctx,
+        )
         record_now, forwarded, tokens, compacted = await self._maybe_compact(
             job, (tenant, session, lineage), record_now, forwarded, tokens, fixed, window
         )
@@ -540,7 +555,7 @@ class Engine:
                 and 0 < winner.covered < len(client)
                 and chains[winner.covered] == winner.covered_hash
             ):
-                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, body)
+                forwarded, tokens = self._assemble(fmt, fixed, winner, client, hashes, counts, body)
                 record_now, compacted = winner, False
         spliced = record_now.covered > 0 or any(h in record_now.rewrites for h in hashes[record_now.covered :])
         previous = self._last_sent.get((tenant, session, lineage))
@@ -627,7 +642,7 @@ class Engine:
         """``_maybe_compact``'s answer for the new record ``made``, when the request it gives is smaller; else None."""
         if made is None:
             return None
-        forwarded, after = self._assemble(job.fmt, fixed, made, job.client, job.hashes, job.body)
+        forwarded, after = self._assemble(job.fmt, fixed, made, job.client, job.hashes, job.counts, job.body)
         return (made, forwarded, after, True) if after < tokens else None
 
     def _prefix(
@@ -647,7 +662,14 @@ class Engine:
                     k += 1  # to the end of the turn: the whole prefix may be compacted, never a call without its result
                 if k - record.covered < 2 or not self._ends_turn(fmt, client, hashes, k):
                     return None
-                cut = replace(job, client=client[:k], hashes=hashes[:k], chains=job.chains[: k + 1], whole=True)
+                cut = replace(
+                    job,
+                    client=client[:k],
+                    hashes=hashes[:k],
+                    chains=job.chains[: k + 1],
+                    counts=job.counts[: k + 1],
+                    whole=True,
+                )
                 return cut, forwarded[: offset + k - record.covered]
         return None
 
@@ -740,20 +762,25 @@ class Engine:
         record: LineageRecord,
         client: list[Any],
         hashes: list[str],
+        counts: list[int],
         body: Mapping[str, Any],
     ) -> tuple[list[Any], int]:
-        """Replacement elements plus the client's tail (rewrites applied) and their estimated tokens."""
-        tail: list[Any] = []
-        tokens = fixed + (record.tokens if record.covered else 0)
-        for i in range(record.covered, len(client)):
-            h = hashes[i]
-            stored = record.rewrites.get(h)
-            if stored is None:
-                tail.append(client[i])
-                tokens += self._count(fmt, h, client[i])
-            else:
-                tail.append(transfer_breakpoints(client[i], self._parsed_rewrite(stored)))
-                tokens += self._count(fmt, "rw:" + h, tail[-1])
+        """Replacement elements plus the client's tail (rewrites applied) and their estimated tokens.
+
+        ``counts``: the client messages' cumulative counts (`_Seen.counts`); the tail's tokens are their sum, less
+        each rewritten message's count and plus its rewrite's (no lookup per message).
+        """
+        covered = record.covered
+        tail = client[covered:]
+        tokens = fixed + (record.tokens if covered else 0) + counts[len(client)] - counts[covered]
+        rewrites = record.rewrites
+        if rewrites:
+            for j, h in enumerate(hashes[covered:]):
+                stored = rewrites.get(h)
+                if stored is not None:
+                    i = covered + j
+                    tail[j] = transfer_breakpoints(client[i], self._parsed_rewrite(stored))
+                    tokens += self._count(fmt, "rw:" + h, tail[j]) - (counts[i + 1] - counts[i])
         if not record.covered:
             return tail, tokens
         replacement = record.replacement
@@ -915,7 +942,10 @@ class Engine:
             start = len(probe.kept_text) if probe is not None else tail_start
             end = min(tail_start, start + _FACT_SCAN_CHARS)
             found = output_fact_lines(text, start, end) if start < end else []
-            facts = sorted((f for f in found if f[1] not in shown), key=_importance)
+            # Those the tail shows are passed over as the fits reach them (`_FitMemo.hidden`): the fits stop at
+            # the first line that does not fit, so most facts of a long output are never looked up in the tail.
+            facts = sorted(found, key=_importance)
+            memo.hidden = shown
             if facts:
                 reserve = _fit_excerpt(self.counter, text, facts, most, memo)[1]
         kept, ref = await offload_oversized_result(
@@ -1104,6 +1134,8 @@ class _Job:
     client: list[Any]
     hashes: list[str]
     chains: list[str]
+    counts: list[int]
+    """``counts[i]``: the tokens of the first ``i`` client messages (as `_Seen.counts`)."""
     tenant: str
     ctx: ContextConfig
     whole: bool = False
@@ -1210,8 +1242,13 @@ _FACT_ORDER = {"error": 0, "id": 1, "file": 2}
 _FACT_HEADER = "\nLines after the cut that name errors, ids or paths (line number: text):\n"
 
 
-def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
-    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact)."""
+def _fact_line(text: str, at: int, value: str, marks: list[tuple[int, int]] | None = None) -> tuple[int, str]:
+    """The line holding the fact at offset ``at``: (0-based line number, its text, clipped around the fact).
+
+    ``marks``: (offset, newlines before it) pairs already counted in ``text``, sorted; the line number is counted
+    on from the nearest one before the line (the fits look lines up mostly in the output's order), and the line's
+    own pair is added.
+    """
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
     line = text[start : end if end >= 0 else len(text)].rstrip("\r")
@@ -1219,7 +1256,14 @@ def _fact_line(text: str, at: int, value: str) -> tuple[int, str]:
         lo = max(0, min(at - start - _FACT_LINE_CHARS // 4, len(line) - _FACT_LINE_CHARS))
         hi = max(lo + _FACT_LINE_CHARS, at - start + len(value))
         line = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
-    return text.count("\n", 0, start), line
+    if marks is None:
+        return text.count("\n", 0, start), line
+    k = bisect.bisect_right(marks, (start, math.inf))
+    since, before = marks[k - 1] if k else (0, 0)
+    number = before + text.count("\n", since, start)
+    if since != start:
+        marks.insert(k, (start, number))
+    return number, line
 
 
 def _importance(fact: tuple[int, str, str]) -> tuple[int, int]:
@@ -1237,6 +1281,12 @@ class _FitMemo:
     """An entry's text -> its tokens."""
     header: int | None = None
     """Tokens of `_FACT_HEADER`."""
+    hidden: str = ""
+    """The output's last lines, which the notice shows: a fact found there is passed over."""
+    shown: dict[str, bool] = field(default_factory=dict)
+    """A fact's value -> whether ``hidden`` holds it."""
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    """Line starts already numbered: (offset, newlines before it), sorted (see `_fact_line`)."""
 
 
 def _fit_excerpt(
@@ -1251,8 +1301,8 @@ def _fit_excerpt(
     """The fact lines that fit ``budget`` tokens, and their tokens (``memo``: what was worked out, filled here).
 
     ``facts`` in the order they are chosen (`_importance`: errors first, then ids, then paths, earliest first in
-    each), those before offset ``after`` passed over; the lines are listed in the output's order; the first line
-    that does not fit ends the choice.
+    each), those before offset ``after`` or whose value ``memo.hidden`` holds passed over; the lines are listed in
+    the output's order; the first line that does not fit ends the choice.
     """
     if not facts:
         return "", 0
@@ -1260,13 +1310,19 @@ def _fit_excerpt(
     if memo.header is None:
         memo.header = counter.count_text(_FACT_HEADER)
     cost = memo.header
-    lines, costs = memo.lines, memo.costs
+    lines, costs, hidden, shown, marks = memo.lines, memo.costs, memo.hidden, memo.shown, memo.marks
     for at, value, _ in facts:
         if at < after:
             continue
+        if hidden:
+            held = shown.get(value)
+            if held is None:
+                held = shown[value] = value in hidden
+            if held:
+                continue
         found = lines.get((at, value))
         if found is None:
-            found = lines[at, value] = _fact_line(text, at, value)
+            found = lines[at, value] = _fact_line(text, at, value, marks)
         number, line = found
         if number in chosen:
             continue
