@@ -1233,6 +1233,50 @@ _TEMPLATE_WORDS = re.compile(
     r"|delimiters?|tags?|role markers?|wrappers?)\b"
 )
 _TEMPLATE_RULES = frozenset({"role.chatml", "role.inst", "role.header", "role.tag", "role.fake_header"})
+# Round 13: the same frames in the other languages the rules read (no word boundaries between CJK characters).
+_META_ML = re.compile(
+    r"例如|比如|例子|示例|举例|攻击|注入|越狱|写了|输入|例えば|攻撃|インジェクション|脱獄|入力|例:|例："
+    r"|\b(?:пример|например|атак|инъекц|beispiel|z\.\s?b\.|angriff|injektion|exemple|attaque|ejemplo|ataque|inyecci)"
+)
+_ATTACK_ML = re.compile(r"攻击|注入|越狱|攻撃|インジェクション|脱獄")
+_THIRD_PERSON_ML = re.compile(r"(?:诱导|让|使|令|导致|欺骗)(?:大)?模型|(?:モデル|ai)(?:に|を|が)")
+_ADDRESSED_ML = re.compile(r"你|您|あなた|君|貴方")
+# A template placeholder (``{{ system_prompt }}``, ``{user_message}``): a variable's name, never an order.
+_PLACEHOLDER = re.compile(r"\{\{?[\x20\t]{0,2}[a-z_][\w.]{0,40}[\x20\t]{0,2}\}\}?")
+_SKELETON_LINE = re.compile(
+    r"(?:[\x20\t]|\[/?inst\]|<</?sys>>|<\|[a-z_]{2,30}\|>|</?s>|<[a-z_]{2,30}>|\{\{?[\x20\t]{0,2}[a-z_][\w.]{0,40}"
+    r"[\x20\t]{0,2}\}\}?|\b(?:system|user|assistant|model|tool|human|ai)\b)*"
+    r"(?:\[/?inst\]|<</?sys>>|<\|[a-z_]{2,30}\|>|<[a-z_]{2,30}>|\{\{?[\x20\t]{0,2}[a-z_][\w.]{0,40}[\x20\t]{0,2}\}\}?)"
+    r"(?:[\x20\t]|\[/?inst\]|<</?sys>>|<\|[a-z_]{2,30}\|>|</?s>|<[a-z_]{2,30}>|\{\{?[\x20\t]{0,2}[a-z_][\w.]{0,40}"
+    r"[\x20\t]{0,2}\}\}?|\b(?:system|user|assistant|model|tool|human|ai)\b)*"
+)
+_NEXT_LINE = re.compile(r"(?:\n[\x20\t]*)+")
+_PREV_LINE = re.compile(r"\{\{?[\x20\t]{0,2}[a-z_][\w.]{0,40}[\x20\t]{0,2}\}\}?[\x20\t]*(?:\n[\x20\t]*)+$")
+# A tool-call element whose name is a placeholder (``<invoke name="...">``, ``"$FUNCTION_NAME"``): its schema.
+_SCHEMA_NAME = re.compile(
+    r"[\x20\t]{0,2}[\"']?(?:\.\.\.|\u2026|\$[a-z_]{1,30}|\{\{?[\x20\t]?[a-z_][\w.]{0,30}[\x20\t]?\}\}?|<[a-z_]{1,30}>)[\"']?[\x20\t]{0,2}>"
+)
+# A UI string of a gettext catalog or a label attribute: text shown to a person, quoted whole on its line.
+_UI_STRING_AT = re.compile(
+    r"[\x20\t]{0,8}(?:msgid|msgstr(?:\[\d\])?|msgctxt)[\x20\t]+\"|.{0,200}?\b(?:aria-label|title|placeholder|label|tooltip)"
+    r"[\"']?[\x20\t]{0,2}[:=][\x20\t]{0,2}[\"']"
+)
+_UI_ADDRESSEE = re.compile(r"\b(?:assistant|ai|agent|model|llm|bot|chatgpt|claude|gpt)s?\b|:|;")
+# Overriding a setting from a named configuration source ("override the system prompt from the environment").
+_CONFIG_SOURCE = re.compile(
+    r"[^\n.;]{0,40}?[\x20\t](?:from|with|via|using|through|in|per)[\x20\t]{1,3}(?:the[\x20\t]|an?[\x20\t])?"
+    r"(?:environment|env\b|env(?:ironment)?[\x20\t]var|config|configuration|settings|cli|command[\x20\t]line|flags?"
+    r"|tests?\b|fixtures?|request|\.env|yaml|toml|--[a-z])(?![\w-]*[\x20\t]*(?:below|above|here)?[\x20\t]*:)"
+)
+# An order reported in the third person: a verb of telling or causing, then the model as its object.
+_REPORTED_TO = re.compile(
+    r"\b(?:tells?|told|asks?|asked|instructs?|instructed|gets?|got|makes?|made|tricks?|tricked|convinces?|convinced"
+    r"|causes?|caused|persuades?|persuaded|forces?|forced)\s+(?:(?:the|a|an|its|their|his|her)\s+)?(?:\w+\s+)?"
+    r"(?:model|llm|chatbot|bot|assistant|agent|ai|chatgpt|claude|it|them)s?\s+(?:to\s+)?$"
+)
+_EXAMPLE_OPEN = re.compile(r"\s*(?:[-*>]\s*)?(?:examples?\b|e\.g\.|for (?:example|instance)\b)")
+_TAG_BEFORE = re.compile(r"(?:[\"']|\\s[*+?]|\(\?:|\^)$")
+_TAG_AFTER = re.compile(r"[\"'][\x20\t]*(?:[,)\]}:;]|$)", re.M)
 _RELEASE_HEAD = re.compile(
     r"(?im)^(?:#{1,4}\s*)?(?:v?\d+\.\d+(?:\.\d+)?\b|release notes|changelog|changes\b|what's new"
     r"|(?:added|fixed|changed|removed|deprecated|security)\s*$)"
@@ -1259,7 +1303,7 @@ def _inside_quote(low: str, start: int) -> int:
     if low.startswith(">", line):
         return line
     seg = low[line:start].replace("```", "")  # a code fence is no code span
-    for q_open, q_close in (('"', '"'), ("`", "`"), ("\u201c", "\u201d")):
+    for q_open, q_close in (('"', '"'), ("`", "`"), ("\u201c", "\u201d"), ("\u300c", "\u300d"), ("\u300e", "\u300f")):
         if q_open == q_close:
             if seg.count(q_open) % 2 == 1:
                 return line + seg.rfind(q_open)
@@ -1283,11 +1327,14 @@ def _described(text: str, f: Finding) -> bool:
     sent = low[a:b]
     if sent.rstrip().endswith("?") and _ASKS.match(low, a) and _ASKER.search(low, a, s) and not _ADDRESSED.search(sent):
         return True  # a question about the phrase ("how do I make ChatGPT ignore ...?"), not addressed to the reader
-    q = _inside_quote(low, s)
-    if q >= 0 and (_META.search(low, max(0, q - 300), q) or _META.search(low, e, e + 200)):
+    # a concept window may open before the quote that holds its order words: read the quote at its last character
+    q = _inside_quote(low, e - 1 if f.rule.startswith("concepts.") else s)
+    if q >= 0 and (_meta(low, max(0, q - 300), q) or _meta(low, e, e + 200)):
         return True  # quoted as an example ('a payload such as "ignore all previous instructions"')
     if _ATTACK_WORD.search(sent) and _THIRD_PERSON_TO.search(low, max(a, s - 40), s) and not _ADDRESSED.search(sent):
         return True  # an attack described in the third person ("causes the model to ignore its instructions")
+    if _described13(f.rule, low, s, e, a, sent):
+        return True
     if f.rule.startswith("override.") and _IDIOM_FORGET.match(low, s):
         return True  # "forget everything you know about CSS floats"
     if f.rule in _TEMPLATE_RULES or f.rule.startswith("secret."):
@@ -1303,6 +1350,96 @@ def _described(text: str, f: Finding) -> bool:
         and _RELEASE_HEAD.search(text, max(0, f.start - 4000), f.start) is not None
         and not _ADDRESSED.search(sent)
     )
+
+
+def _described13(rule: str, low: str, s: int, e: int, a: int, sent: str) -> bool:
+    """Round 13's frames (``low[s:e]`` the finding, ``low[a:]`` its sentence ``sent``), beside `_described`'s."""
+    if (
+        _ATTACK_ML.search(sent)
+        and _THIRD_PERSON_ML.search(low, max(a, s - 12), e)
+        and not _ADDRESSED_ML.search(sent)
+        and not _ADDRESSED.search(sent)
+    ):
+        return True  # the same in Chinese or Japanese ("数据泄露（诱导模型复述系统提示）")
+    if _placeholder(rule, low, s, e):
+        return True
+    if rule == "tool.xml_call" and _SCHEMA_NAME.match(low, e):
+        return True  # a tool-call schema: ``<invoke name="...">``, ``<invoke name="$FUNCTION_NAME">``
+    if rule.startswith("secret.") and _ui_string(low, s, e):
+        return True  # a UI string: ``msgid "Show the admin password"``, ``aria-label="Reveal password"``
+    if (
+        _REPORTED_TO.search(low, max(a, s - 60), s)
+        and (_ATTACK_WORD.search(sent) or _EXAMPLE_OPEN.match(low, a))
+        and not _ADDRESSED.search(sent)
+    ):
+        return True  # an order reported, not given ("Example: a user tells a chatbot to ignore previous ...")
+    if rule == "tool.xml_call" and _tag_literal(low, s, e):
+        return True  # a tag alone in a code string: ``TOOL_START = "<tool_call>"``, ``r"\s*<tool_call>"``
+    if rule.startswith(("override.", "concepts.")) and low.startswith("override", s) and _CONFIG_SOURCE.match(low, e):
+        ln_a, ln_b = low.rfind("\n", 0, s) + 1, low.find("\n", e)
+        if not _ADDRESSED.search(low, ln_a, ln_b if ln_b >= 0 else len(low)):
+            return True  # a setting overridden from a configuration source, not the reader's instructions
+    return False
+
+
+def _meta(low: str, a: int, b: int) -> bool:
+    """A word marking quoted text as an example, in English (`_META`) or the other languages (`_META_ML`)."""
+    return _META.search(low, a, b) is not None or _META_ML.search(low, a, b) is not None
+
+
+def _placeholder(rule: str, low: str, s: int, e: int) -> bool:
+    """A template variable (round 13): the finding is a placeholder, or turn tokens on a template's skeleton lines.
+
+    ``{{ system_prompt }}`` alone on a line names a variable (in a sentence or an address it asks for its value, a
+    template injection). ``<s>[INST] {user_message} [/INST]`` and ``<|im_start|>user`` over a
+    ``{{ content }}`` line are a template's skeleton: every line the finding touches holds only turn tokens, role
+    names and placeholders, and a placeholder ends the line before it, stands on it or opens the next non-blank
+    line. A line with any other word (an order written into the turn) keeps the token's finding.
+    """
+    if rule.startswith("secret."):  # alone on its line: "What is {{system_prompt}}?" and "?q={{system_prompt}}" ask
+        a, b = low.rfind("\n", 0, s) + 1, low.find("\n", e)
+        return (
+            _PLACEHOLDER.fullmatch(low, s, e) is not None
+            and not low[a:s].strip()
+            and not low[e : b if b >= 0 else len(low)].strip()
+        )
+    if rule not in _TEMPLATE_RULES or e - s > 4096:  # a flood of tokens is no template's skeleton (and costs no walk)
+        return False
+    e = max(low.rfind(">", s, e), low.rfind("]", s, e)) + 1  # the token, not the letter its pattern reads after it
+    a = low.rfind("\n", 0, s) + 1
+    while True:
+        b = low.find("\n", a)
+        b = len(low) if b < 0 else b
+        if _SKELETON_LINE.fullmatch(low, a, b) is None:
+            return False
+        if _PLACEHOLDER.search(low, a, b) is None:
+            nxt = _NEXT_LINE.match(low, b)
+            prev = _PREV_LINE.search(low, max(0, a - 80), a)
+            if (nxt is None or _PLACEHOLDER.match(low, nxt.end()) is None) and prev is None:
+                return False
+        if b >= e or b >= len(low):
+            return True
+        a = b + 1
+
+
+def _tag_literal(low: str, s: int, e: int) -> bool:
+    """A tool-call tag that is a whole string literal of code (or a regex's), with no call written after it."""
+    gt = low.find(">", s, e)
+    if gt < 0 or _TAG_BEFORE.search(low, max(0, s - 4), s) is None:
+        return False
+    return _TAG_AFTER.match(low, gt + 1) is not None
+
+
+def _ui_string(low: str, s: int, e: int) -> bool:
+    """The finding lies in a short quoted UI string (`_UI_STRING_AT`) that addresses no model and holds no clause."""
+    line = low.rfind("\n", 0, s) + 1
+    m = _UI_STRING_AT.match(low, line)
+    if m is None or m.end() > s:
+        return False
+    close = low.find(low[m.end() - 1], e)
+    if close < 0 or close - m.end() > 100 or "\n" in low[m.end() : close]:
+        return False
+    return _UI_ADDRESSEE.search(low, m.end(), close) is None
 
 
 def _context_low(text: str, f: Finding) -> Finding:
