@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import re2
 
 from contextfold._guard._findings import Finding
+from contextfold._guard._latin import Collapsed, has_blank_run
 
 __all__ = ["WINDOW", "concept_findings"]
 
@@ -215,10 +216,25 @@ def _sparse_hits(text: str, places: list[int]) -> Iterator[tuple[int, int, froze
 def concept_findings(text: str) -> list[Finding]:
     """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text.
 
-    Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed.
+    Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed. A
+    run of blanks reads as one character (`contextfold._guard._latin.Collapsed`, the Latin pass's reading), so
+    padding between words ("теперь   ты") hides no concept word and pushes no partner out of the window.
     """
     if text.isascii():
         return []
+    if not has_blank_run(text):
+        spans = _spans(text)
+    else:
+        view = Collapsed(text, 0, len(text))
+        spans = [[view.origin(a), view.origin(b - 1) + 1] for a, b in _spans(view.text)]
+    return [
+        Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
+        for start, end in spans
+    ]
+
+
+def _spans(text: str) -> list[list[int]]:
+    """Where concepts that make an injection meet in ``text`` (see `concept_findings`)."""
     places = _script_places(text) if len(text) > _LARGE and _ALL_SCRIPTED else None
     if places is not None:  # a large text with few characters of these scripts: only the stretches around them
         if not places:
@@ -252,7 +268,4 @@ def concept_findings(text: str) -> list[Finding]:
             break
         else:
             spans.append([start, end])
-    return [
-        Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
-        for start, end in spans
-    ]
+    return spans

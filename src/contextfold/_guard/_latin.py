@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Set as AbstractSet
+from typing import AnyStr, Generic
 
 import re2
 
-__all__ = ["GATE", "RULE_ID", "WINDOW", "gate_open", "latin_spans"]
+__all__ = ["GATE", "RULE_ID", "WINDOW", "Collapsed", "gate_open", "has_blank_run", "latin_spans"]
 
 RULE_ID = "concepts.latin"
 WINDOW = 110
@@ -173,10 +174,11 @@ _SEARCH = re2.compile(
 _ANCHORS = ("addr", "override", "void", "now", "persona", "hide", "lasting", "memory")
 
 # Blanks: what a run of counts as one character. The anchors found in the raw bytes with any run of blanks where
-# their words have a space (a superset of the anchors of the collapsed text, `_Collapsed`).
+# their words have a space (a superset of the anchors of the collapsed text, `Collapsed`).
 _BLANK_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")
 _BLANKS = r"[\x20\t\n\r\x0b\x0c]"
 _BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}")
+_BLANK_RUN_STR = re.compile(_BLANKS + "{2,}")
 _ANY_BLANKS = re.compile(_BLANKS.encode() + rb"+")
 
 
@@ -321,7 +323,7 @@ def _regions(raw: bytes) -> list[tuple[int, int]]:
     Real text holds few anchors ("ignore", "from now on", an AI addressed), so the full search reads a few hundred
     bytes; a flood of anchors is read up to its first `_flood` hits. The anchors are found with blank runs allowed
     between their words (`_ANCHOR_LOOSE`), and a region reaches `_REACH` non-blank bytes either side: distances are
-    measured with a run of blanks as one character (`_collapse`), so padding between words hides nothing.
+    measured with a run of blanks as one character (`Collapsed`), so padding between words hides nothing.
     """
     regions: list[list[int]] = []
     most = _flood(raw)
@@ -337,28 +339,35 @@ def _regions(raw: bytes) -> list[tuple[int, int]]:
     return [(lo, min(hi, len(raw))) for lo, hi in regions]
 
 
-class _Collapsed:
+class Collapsed(Generic[AnyStr]):
     r"""``raw[lo:hi]`` with every run of two or more blanks one character, and a map back to ``raw``'s offsets.
 
     A run holding a line break becomes ``\n``, any other run a space (a single blank stays as it is): the
-    concepts' words and distances read padded text like the plain one. Two bytes before and one after are kept as
-    they are (what ``\b`` and `_glued` look at): the region is ``text[pos:endpos]``.
+    concepts' words and distances read padded text like the plain one. Two characters before and one after are kept
+    as they are (what ``\b`` and `_glued` look at): the region is ``text[pos:endpos]``. The folded bytes of this pass
+    and the text of the other-script passes (`contextfold._guard._concepts`, `contextfold._guard._views`) are read
+    through it, so padding hides a concept or a pattern pair in neither.
     """
 
     __slots__ = ("_at", "_lo", "_shift", "endpos", "pos", "text")
 
-    def __init__(self, raw: bytes, lo: int, hi: int) -> None:
+    def __init__(self, raw: AnyStr, lo: int, hi: int) -> None:
+        if isinstance(raw, bytes):
+            runs: re.Pattern[AnyStr] = _BLANK_RUN
+        else:
+            runs = _BLANK_RUN_STR
+        empty = raw[:0]
         c_lo, c_hi = max(0, lo - 2), min(len(raw), hi + 1)
-        pieces: list[bytes] = [raw[c_lo:lo]]
+        pieces: list[AnyStr] = [raw[c_lo:lo]]
         at: list[int] = []  # collapsed index of each collapsed run
         shift: list[int] = []  # raw index - collapsed index after it
         pos, length, extra = lo, lo - c_lo, c_lo
-        for m in _BLANK_RUN.finditer(raw, lo, hi):
+        for m in runs.finditer(raw, lo, hi):
             s, e = m.span()
             pieces.append(raw[pos:s])
             length += s - pos
             run = m.group()
-            pieces.append(b"\n" if b"\n" in run or b"\r" in run else b" ")
+            pieces.append(_LINE_BREAK[type(raw)] if _breaks(run) else _SPACE[type(raw)])  # type: ignore[arg-type]
             at.append(length)
             length += 1
             extra += e - s - 1
@@ -367,7 +376,7 @@ class _Collapsed:
         pieces.append(raw[pos:hi])
         length += hi - pos
         pieces.append(raw[hi:c_hi])
-        self.text = b"".join(pieces)
+        self.text: AnyStr = empty.join(pieces)
         self.pos, self.endpos = lo - c_lo, length
         self._lo, self._at, self._shift = c_lo, at, shift
 
@@ -379,6 +388,19 @@ class _Collapsed:
         if self._at[b] == c:
             return c + (self._shift[b - 1] if b else self._lo)
         return c + self._shift[b]
+
+
+def has_blank_run(text: str) -> bool:
+    """Whether ``text`` holds a run of two or more blanks (what `Collapsed` shortens)."""
+    return _BLANK_RUN_STR.search(text) is not None
+
+
+def _breaks(run: str | bytes) -> bool:
+    return ("\n" in run or "\r" in run) if isinstance(run, str) else (b"\n" in run or b"\r" in run)
+
+
+_LINE_BREAK: dict[type, str | bytes] = {str: "\n", bytes: b"\n"}
+_SPACE: dict[type, str | bytes] = {str: " ", bytes: b" "}
 
 
 def _gap(raw: bytes, lo: int, hi: int) -> int:
@@ -414,7 +436,7 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
     hits: list[tuple[int, ...]] = []
     read, most = 0, _flood(raw)
     for lo_region, hi_region in _regions(raw):
-        view = _Collapsed(raw, lo_region, hi_region)
+        view = Collapsed(raw, lo_region, hi_region)
         col = view.text
         last: dict[str, int] = {}  # concept -> collapsed start of its latest hit since the last finding
         last_end = -1  # the collapsed end of the last span, when it lies in this region (else -1)

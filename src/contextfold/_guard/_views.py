@@ -24,6 +24,7 @@ import re2
 
 from contextfold._guard._concepts import concept_findings
 from contextfold._guard._findings import Category, Finding, Severity
+from contextfold._guard._latin import Collapsed, has_blank_run
 from contextfold._guard._normalize import _INVISIBLE
 
 __all__ = ["view_findings"]
@@ -343,7 +344,7 @@ def _script_findings(text: str) -> list[Finding]:
     """The other-script rules over the parts of ``text`` that hold a non-ASCII character (a match spans no line).
 
     A rule runs only in a part holding the first character of one of its literals (a set of the part's characters
-    is one C-level pass), and reports like the scan: matches fewer than 8 characters apart are one finding, at most
+    is one C-level pass), reads a run of blanks as one character, and reports like the scan: matches fewer than 8 characters apart are one finding, at most
     64 findings a rule, the last spanning the rest.
     """
     pieces: list[tuple[int, str]] = []
@@ -357,16 +358,22 @@ def _script_findings(text: str) -> list[Finding]:
         pos = cut
     spans: dict[int, list[list[int]]] = {}
     for offset, piece in pieces:
-        low = piece.lower()
-        if len(low) != len(piece):  # lower() changed a length (rare letters): read the piece as it is
-            low = piece
+        # A run of blanks reads as one (the Latin pass's `Collapsed`): "теперь   ты" is "теперь ты".
+        view = Collapsed(piece, 0, len(piece)) if has_blank_run(piece) else None
+        read = piece if view is None else view.text
+        low = read.lower()
+        if len(low) != len(read):  # lower() changed a length (rare letters): read the piece as it is
+            low = read
         chars = set(low)
         for k, (_, _, _, literals, pattern) in enumerate(_SCRIPT_RULES):
             if chars.isdisjoint(_SCRIPT_FIRST[k]) or not any(lit in low for lit in literals):
                 continue
             got = spans.setdefault(k, [])
             for m in pattern.finditer(low):
-                start, end = m.start() + offset, m.end() + offset
+                a, b = m.span()
+                if view is not None:
+                    a, b = view.origin(a), view.origin(b - 1) + 1
+                start, end = a + offset, b + offset
                 if got and (start - got[-1][1] <= 8 or len(got) >= 64):
                     got[-1][1] = max(got[-1][1], end)
                 else:
