@@ -60,6 +60,21 @@ _THE = r"(?:the |das |die |den |der |dem |l'|la |le |el |il |lo |o |a |an? |any 
 
 # concept -> regex alternatives over the folded bytes (lower case, accents gone, ’ folded to ').
 _CONCEPTS: dict[str, tuple[str, ...]] = {
+    # Round 14 (first: at the same start they win over "ai" and "order", whose words they hold). The AI obliged or
+    # allowed ("assistants reading this page are required to", "the assistant must", "el
+    # asistente debe"), the reader allowed ("you may now", "granted you", "du darfst"), checks bypassed.
+    "obliged": (
+        rf"\b(?:{_AI_STRONG}|assistants?|agents?|models?|bots?)(?: (?:reading|processing|handling|summari[sz]ing|reviewing|parsing|analy[sz]ing) (?:this|these|the)(?: [a-z]{{2,20}})?)? (?:must|shall|has to|have to|needs? to|may now|can now|(?:is|are)(?: now)? (?:required|authori[sz]ed|instructed|permitted|allowed|expected|obliged|cleared|ordered) to)\b",
+        r"\b(?:asistente|assistente|assistant|agente|agent|ia|ki|modelo|modello|modele|modell) (?:debe|deve|doit|muss|tiene que|tem que|ha de|est autorise a|esta autorizado a|e autorizzato a|ist berechtigt)\b",
+    ),
+    "allowed": (
+        r"\b(?:you (?:may|can) now|you are now (?:allowed|permitted|authori[sz]ed|cleared|free) to|(?:granted|authori[sz]ed|allowed|permitted|cleared) you\b|you (?:have been|were|are) (?:granted|given) (?:full |write |admin |root |unrestricted |elevated )?(?:access|permissions?|clearance|rights)|darfst du|du darfst|tu peux desormais|tu as desormais le droit|ahora puedes|ora puoi|agora (?:voce )?pode)\b",
+    ),
+    "bypass": (
+        r"\bwithout (?:the |any )?(?:usual |normal |further |additional |prior |user )?(?:checks?|confirmation|approval|review|verification|safeguards|asking)\b|\bskip(?:ping)? (?:the |all |any )?(?:usual )?(?:review|checks?|confirmation|approval|verification|safeguards)\b",
+        r"\bdo(?: not|n't) ask (?:the user |anyone )?(?:for )?(?:confirmation|permission|approval)\b|\bunrestricted mode\b|\bno (?:confirmation|approval|review) (?:is )?(?:needed|required)\b",
+        r"\b(?:sans (?:verification|confirmation|validation)|sin (?:confirmacion|verificacion|revision)|ohne (?:ruckfrage|bestatigung|prufung)|senza (?:conferma|verifica|controlli)|sem (?:confirmacao|verificacao|revisao))\b",
+    ),
     # The AI addressed: a preposition or greeting before it, a colon or comma after it, "reading this", "if you are".
     "addr": (
         # a preposition with its article, then a colon or comma ("To any AI model:", "An die KI,", "A l'assistant :")
@@ -68,6 +83,8 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         rf"\b(?:dear|hey|hello|attention|achtung|liebe[rs]?|atencion|querid[oa]|attenzione|atencao|(?:note|message|instructions?) (?:to|for)|(?:wichtige[rs]? )?(?:anweisung|nachricht|hinweis|auftrag) (?:an|fur)|(?:message|note|instructions?|consignes?) (?:a|pour)|(?:nota|mensaje|instruccion(?:es)?|aviso|mensagem) para|(?:nota|messaggio|istruzioni) per)(?:[ ,]{{1,2}}(?:the |any |all |la |le |el |o |a |das |die |den |il |lo )?|[ ,]{{1,2}}l')(?:{_AI})\b",
         rf"\b{_AI_STRONG}(?: agents?| assistants?| models?| tools?| systems?)? (?:(?:that|which|who) (?:is |are )?)?(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|reviewing|handling|reads|sees|processes|parses) (?:this|these|the following)\b",
         rf"\b{_AI_STRONG},? (?:die|der|das|welche[rs]?) (?:diesen|diese|dies|das hier)\b",
+        # a vocative opening a sentence ("Language model, when you process this ticket, ...", round 14)
+        r"(?:^|[\n.!?:] ?)(?:ai|llm|language model|chatbot|ai (?:assistant|agent|model)|assistant|agent|chatgpt|claude|gemini|copilot), (?:when|if|before|after|please|now|once|from now on)\b",
         rf"\b{_AI_STRONG},? (?:qui lit|qui traite|que lee|que procesa|que lit|che legge|que le|que processa)\b",
         rf"\bif (?:you(?: are|'re| happen to be) (?:an? |the )?{_AI_STRONG}|(?:an?|any|the) {_AI_STRONG} (?:is|are) (?:reading|processing|parsing|summari[sz]ing) this)\b",
         rf"\b(?:si (?:tu es|vous etes|eres|usted es|sei|voce e|tu e)|wenn (?:du|sie)|falls (?:du|sie)) (?:une? |una? |ein(?:e)? |uma? )?{_AI_STRONG}\b",
@@ -99,7 +116,7 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         r"\b(?:anteriore?s?|previas?|previos?|de arriba|hasta ahora|precedenti|precedente|finora)\b",
     ),
     "now": (
-        r"\b(?:from this (?:point|moment)(?: on| onwards?| forward)?|going forward|henceforth)\b",
+        r"\b(?:from this (?:point|moment)(?: on| onwards?| forward)?|going forward|henceforth|from now on)\b",
         r"\b(?:ab sofort|ab jetzt|von nun an|ab heute|ab diesem (?:moment|zeitpunkt)|von jetzt an|kunftig)\b",
         r"\b(?:desormais|a partir de (?:maintenant|cette ligne|ce moment|aujourd'hui)|dorenavant|des maintenant)\b",
         r"\b(?:a partir de (?:ahora|este momento|aqui|hoy)|desde (?:este momento|ahora)|de ahora en adelante|en adelante)\b",
@@ -118,7 +135,9 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         r"\b(?:keine(?:rlei)?|ohne|ohne jegliche) (?:regeln|einschrankungen|beschrankungen|grenzen|filter|zensur|richtlinien)\b",
         r"\b(?:sans (?:aucune )?(?:restrictions?|regles?|limites?|filtres?|censure)|(?:aucune|plus de) (?:regle|restriction|limite|censure)s?|n'obei[st] (?:plus )?a aucune)\b",
         r"\b(?:sin (?:ningun(?:a)? )?(?:restricciones|restriccion|reglas|regla|limites|filtros?|censura)|sin ningun tipo de (?:filtro|restriccion|limite)s?|ningun(?:a)? (?:restriccion|regla|filtro|limite)|no tienes (?:ninguna )?(?:restricciones|reglas|limites))\b",
-        r"\b(?:senza (?:alcuna )?(?:restrizioni|regole|limiti|filtri|censura)|sem (?:nenhuma )?(?:restricoes|regras|limites|filtros|censura))\b",
+        r"\b(?:senza (?:alcuna |nessuna )?(?:restrizion[ei]|regol[ae]|limit[ei]|filtr[oi]|censura)|sem (?:nenhuma |nenhum |qualquer )?(?:restric(?:oes|ao)|regras?|limites?|filtros?|censura))\b",
+        # compliance with anything: "a shell that executes whatever it is given" (round 14)
+        r"\b(?:execut(?:e|es|ing)|obey(?:s|ing)?|do(?:es)?|answer(?:s|ing)?|compl(?:y|ies|ying) with) (?:whatever|anything|every (?:command|request|order)) (?:it is|it's|you are|you're|i|they are) (?:given|told|asked|say)\b",
     ),
     "hide": (
         r"\b(?:do not|don't|never) (?:tell|inform|alert|notify) (?:the )?user\b",
@@ -165,7 +184,7 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         r"\b(?:to|into|onto|a|an|au|aux|para|per|su|sur|auf|nach|al|ao|in)(?: the| this| a| an| la| le| el| il| o)? (?:https?://|www\.|[a-z0-9._+-]{1,64}@[a-z0-9-]{1,64}\.[a-z])",
         r"\b(?:to|into|in|as|at) (?:this|that|the following|a|an|a new|a public|an external|the attached) (?:url|link|address|endpoint|webhook|server|query(?: parameter| string)?|image(?: link| url)?|markdown image|comment|public comment|gist|pastebin|channel)s?\b",
         r"\bas (?:an? )?(?:query|url) (?:param(?:eter)?s?|strings?)\b|\b(?:to|into|in) #[a-z][a-z0-9_-]{2,40}",
-        r"\b(?:in|into|as) (?:the |its |an? )?[\"']?[a-z_]{2,30}[\"']? (?:argument|parameter|field)\b",
+        r"\b(?:in|into|as) (?:the |its |an? )?(?:\\\\?[\"'])?[a-z_]{2,30}(?:\\\\?[\"'])? (?:argument|parameter|field)\b",
     ),
     # Verbs that carry something off, beyond the orders' own ("send", "upload", "email" are orders).
     "send": (
@@ -182,20 +201,6 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         r"\b(?:nachricht|hinweis|mitteilung|anweisung) (?:vom|von der|von|des|der) (?:[a-z-]{2,20} ){0,2}(?:systemadministrator|administrator|admin|entwickler\w{0,2}|betreiber\w{0,2}|sicherheitsteam|it-abteilung)\b",
         r"\b(?:message|avis|note|notification|consigne) (?:de l'|du |de la |des )(?:equipe|administrateur|operateur|developpeur|service)s?\b|\bl'equipe (?:de |d')?(?:securite|conformite|moderation)\b",
         r"\b(?:mensaje|aviso|nota|notificacion|comunicado) (?:del|de la|de los) (?:equipo|administrador|operador|desarrollador|departamento)\b|\b(?:messaggio|avviso|nota|comunicazione) (?:dal |dall'|dalla |del |dello )(?:team|amministratore|operatore|sviluppatore|reparto|gruppo)\b|\b(?:mensagem|aviso|nota|comunicado) (?:da|do|dos) (?:equipe|administrador|operador|desenvolvedor|departamento|time)\b",
-    ),
-    # The AI obliged or allowed ("assistants reading this page are required to", "the assistant must", "el
-    # asistente debe"), the reader allowed ("you may now", "granted you", "du darfst"), checks bypassed.
-    "obliged": (
-        rf"\b(?:{_AI_STRONG}|assistants?|agents?|models?|bots?)(?: (?:reading|processing|handling|summari[sz]ing|reviewing|parsing|analy[sz]ing) (?:this|these|the)(?: [a-z]{{2,20}})?)? (?:must|shall|has to|have to|needs? to|may now|can now|(?:is|are)(?: now)? (?:required|authori[sz]ed|instructed|permitted|allowed|expected|obliged|cleared|ordered) to)\b",
-        r"\b(?:asistente|assistente|assistant|agente|agent|ia|ki|modelo|modello|modele|modell) (?:debe|deve|doit|muss|tiene que|tem que|ha de|est autorise a|esta autorizado a|e autorizzato a|ist berechtigt)\b",
-    ),
-    "allowed": (
-        r"\b(?:you (?:may|can) now|you are now (?:allowed|permitted|authori[sz]ed|cleared|free) to|(?:granted|authori[sz]ed|allowed|permitted|cleared) you\b|you (?:have been|were|are) (?:granted|given) (?:full |write |admin |root |unrestricted |elevated )?(?:access|permissions?|clearance|rights)|darfst du|du darfst|tu peux desormais|tu as desormais le droit|ahora puedes|ora puoi|agora (?:voce )?pode)\b",
-    ),
-    "bypass": (
-        r"\bwithout (?:the |any )?(?:usual |normal |further |additional |prior |user )?(?:checks?|confirmation|approval|review|verification|safeguards|asking)\b|\bskip(?:ping)? (?:the |all |any )?(?:usual )?(?:review|checks?|confirmation|approval|verification|safeguards)\b",
-        r"\bdo(?: not|n't) ask (?:the user |anyone )?(?:for )?(?:confirmation|permission|approval)\b|\bunrestricted mode\b|\bno (?:confirmation|approval|review) (?:is )?(?:needed|required)\b",
-        r"\b(?:sans (?:verification|confirmation|validation)|sin (?:confirmacion|verificacion|revision)|ohne (?:ruckfrage|bestatigung|prufung)|senza (?:conferma|verifica|controlli)|sem (?:confirmacao|verificacao|revisao))\b",
     ),
     # A forged boundary: the end of a tool result, document or message, or its closing tag (round 14) ...
     "closer": (
@@ -291,8 +296,9 @@ _ANCHORS = ("addr", "override", "void", "now", "persona", "hide", "lasting", "me
 # their words have a space (a superset of the anchors of the collapsed text, `Collapsed`).
 _BLANK_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")
 _BLANKS = r"[\x20\t\n\r\x0b\x0c]"
-_BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}")
-_BLANK_RUN_STR = re.compile(_BLANKS + "{2,}")
+# A run of two or more blanks, or one blank other than a space (a tab between two words reads as a space).
+_BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}|[\t\r\x0b\x0c]")
+_BLANK_RUN_STR = re.compile(_BLANKS + "{2,}|[\t\r\x0b\x0c]")
 _ANY_BLANKS = re.compile(_BLANKS.encode() + rb"+")
 
 
@@ -354,7 +360,7 @@ _PAIRED = {
     "message": _AI_WORDS + "|" + _NOTICE_WORDS, "note": _AI_WORDS + "|" + _NOTICE_WORDS, "instruction": _AI_WORDS, "instructions": _AI_WORDS,
     "hello": _AI_WORDS, "hey": _AI_WORDS, "dear": _AI_WORDS, "attention": _AI_WORDS + "|pay",
     "ignore": _INSTRUCTION_WORDS, "disregard": _INSTRUCTION_WORDS, "forget": _INSTRUCTION_WORDS,
-    "override": _INSTRUCTION_WORDS, "bypass": _INSTRUCTION_WORDS, "point": "this", "moment": "this|diesem|ce", "forward": "going",
+    "override": _INSTRUCTION_WORDS, "bypass": _INSTRUCTION_WORDS, "point": "this", "moment": "this|diesem|ce", "now": "from", "forward": "going",
     "rest": "conversation|chat|session|dialogue", "whole": "conversation|chat|session|dialogue",
     "entire": "conversation|chat|session|dialogue", "later": "chat|ones|every|each|all",
     "future": "answer|answers|reply|replies|response|responses|message|messages|conversation|conversations|session|sessions|chat|chats",
@@ -434,54 +440,50 @@ _NOTICE = (
 )
 
 
-def _each(words: str, partners: str) -> dict[str, str]:
-    """``{word: partners}`` for every space-separated word of ``words``."""
-    return dict.fromkeys(words.split(), partners)
-
-
-_ROUND14_PAIRED: dict[str, str | None] = {
-    **_each(
-        (
-            "api apikey apikeys key keys schlussel access token tokens auth authentication bearer session ids cookies cookie"
-            " passwords password passphrase passphrases credentials secrets secret private ssh deploy env environment"
-            " variables vars conversation chat history messages logs log inbox mailbox thread connection strings string"
-            " mot mots passe identifiants cle cles contrasena contrasenas clave claves credenciales credenziali chiavi senha"
-            " senhas credenciais chave chaves passworter passwort kennworter kennwort zugangsdaten aws config npmrc netrc"
-            " docker kube gnupg bash zsh git pgpass cursor gitconfig rsa ecdsa dsa ed passwd shadow database"
-        ),
+# (words, partners: None for none needed): merged into `GATE` below, a word's partners over all its pairs.
+_ROUND14_PAIRED: tuple[tuple[str, str | None], ...] = (
+    (
+        "api apikey apikeys key keys schlussel access token tokens auth authentication bearer session ids cookies cookie"
+        " passwords password passphrase passphrases credentials secrets secret private ssh deploy env environment"
+        " variables vars conversation chat history messages logs log inbox mailbox thread connection strings string"
+        " mot mots passe identifiants cle cles contrasena contrasenas clave claves credenciales credenziali chiavi senha"
+        " senhas credenciais chave chaves passworter passwort kennworter kennwort zugangsdaten aws config npmrc netrc"
+        " docker kube gnupg bash zsh git pgpass cursor gitconfig rsa ecdsa dsa ed passwd shadow database",
         _VERBS,
     ),
-    "from": _SENDERS,
-    "this": _SENDERS + "|from",
-    **_each(
-        "notice notices update updates announcement announcements alert alerts directive directives bulletin bulletins override overrides messages notes avis notification",
+    ("from", _SENDERS),
+    ("this", _SENDERS + "|from"),
+    (
+        "notice notices update updates announcement announcements alert alerts directive directives bulletin bulletins"
+        " override overrides message messages note notes avis notification",
         _NOTICE,
     ),
-    **_each("authorized authorised approved granted allowed enabled permitted cleared whitelisted", "has|have"),
-    "equipe": "securite|conformite|moderation",
-    "department": None,
-    "compliance": None,
-    **_each("mitteilung", "vom|von|des|der"),
-    **_each("notificacion comunicado", "del|de|da|do|dos"),
-    **_each("avviso comunicazione", "dal|dall|dalla|del|dello"),
-    **_each(
-        (
-            "end tool results result output response function search documents document context user input data untrusted"
-            " retrieved email content observation"
-        ),
+    ("authorized authorised approved granted allowed enabled permitted cleared whitelisted", "has|have"),
+    ("equipe", "securite|conformite|moderation"),
+    ("department compliance", None),
+    ("mitteilung", "vom|von|des|der"),
+    ("notificacion comunicado", "del|de|da|do|dos"),
+    ("avviso comunicazione", "dal|dall|dalla|del|dello"),
+    (
+        "end tool results result output response function search documents document context user input data untrusted"
+        " retrieved email content observation",
         _AFTER_CLOSER,
     ),
-    "whenever": "you",
-}
+    ("whenever", "you"),
+    ("assistant agent chatbot gemini copilot", "when|if|before|after|please|now|once|from"),
+)
 GATE: dict[bytes, frozenset[bytes] | None] = {w.encode(): None for w in _GATE_WORDS.split()} | {
     w.encode(): frozenset(x.encode() for x in partners.split("|")) for w, partners in _PAIRED.items()
 }
-for _w, _partners in _ROUND14_PAIRED.items():  # beside the gate words before them: either kind of partner opens it
-    _key = _w.encode()
-    if _key in GATE and GATE[_key] is None:
-        continue
-    _new = None if _partners is None else frozenset(x.encode() for x in _partners.split("|"))
-    GATE[_key] = None if _new is None else _new | (GATE.get(_key) or frozenset())
+for _words_of, _partners in _ROUND14_PAIRED:  # beside the gate words before them: either kind of partner opens it
+    for _w in _words_of.split():
+        _key = _w.encode()
+        if _key in GATE and GATE[_key] is None:
+            continue
+        if _partners is None:
+            GATE[_key] = None
+        else:
+            GATE[_key] = frozenset(x.encode() for x in _partners.split("|")) | (GATE.get(_key) or frozenset())
 _GATE_KEYS = frozenset(GATE)
 
 
@@ -574,7 +576,7 @@ def _regions(raw: bytes) -> list[tuple[int, int]]:
 
 
 class Collapsed(Generic[AnyStr]):
-    r"""``raw[lo:hi]`` with every run of two or more blanks one character, and a map back to ``raw``'s offsets.
+    r"""``raw[lo:hi]`` with every run of two or more blanks (or one tab) one character, and a map back to offsets.
 
     A run holding a line break becomes ``\n``, any other run a space (a single blank stays as it is): the
     concepts' words and distances read padded text like the plain one. Two characters before and one after are kept
@@ -625,7 +627,7 @@ class Collapsed(Generic[AnyStr]):
 
 
 def has_blank_run(text: str) -> bool:
-    """Whether ``text`` holds a run of two or more blanks (what `Collapsed` shortens)."""
+    """Whether ``text`` holds a run of two or more blanks or a blank other than a space (what `Collapsed` reads)."""
     return _BLANK_RUN_STR.search(text) is not None
 
 
@@ -704,9 +706,13 @@ def latin_spans(raw: bytes, runs: AbstractSet[bytes]) -> list[tuple[int, int, tu
             met_col = tuple(last[c] for c in combo)
             last.clear()
             met = tuple(map(view.origin, met_col))
-            # Where the scan looks for a quotation or a literal: not at a secret or a destination, which are
-            # identifiers and addresses by nature (``GITHUB_TOKEN``, ``~/.ssh``), only at the words of the order.
-            said = tuple(at for c, at in zip(combo, met, strict=True) if c not in _DATA) or met
+            # Where the scan looks for a quotation or a literal: not at a secret, an identifier or a path by nature
+            # (``GITHUB_TOKEN``, ``~/.ssh``); in an exfiltration at its destination, since a CSV cell or a JSON field
+            # opens with a quote right before the verb ('7,"Send the ... to https://...'); else at the other words.
+            if "dest" in combo:
+                said: tuple[int, ...] = (met[combo.index("dest")],)
+            else:
+                said = tuple(at for c, at in zip(combo, met, strict=True) if c not in _DATA) or met
             lo, raw_end = min(met), view.origin(end - 1) + 1
             if spans and (
                 min(met_col) - last_end <= _MERGE if last_end >= 0 else _gap(raw, spans[-1][1], lo) <= _MERGE

@@ -248,6 +248,13 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
         start, end = i, marks.find(b" ", i)
         end = len(marks) if end == -1 else end
         i = marks.find(_B64_RUN, end)
+        # A key or a query before the payload ("metadata=U2Vu...", "?d=SWdu..."): base64 pads only at its end.
+        core = len(raw[start:end].rstrip(b"="))
+        inner = raw.rfind(b"=", start, start + core)
+        if inner >= 0:
+            start = inner + 1
+            if end - start < len(_B64_RUN):
+                continue
         # A path ("/usr/lib/..."), a word or an identifier (no digit, "+" or "="): no payload of text.
         if raw[start] == 47 or signs.find(b"d", start, end) < 0 or raw.count(b"/", start, end) * 16 > end - start:
             continue
