@@ -99,10 +99,18 @@ def test_gate_holds_a_word_of_every_anchor_match(k: int, data: st.DataObject) ->
     text = data.draw(_match_of(pattern))
     if name == "override":  # an override counts beside the instructions it voids
         text += " " + data.draw(st.sampled_from(_CONCEPTS["instructions"]).flatmap(_match_of))
-    if name == "loot":  # a secret counts beside a verb that sends it (round 14)
-        text = data.draw(st.sampled_from(_CONCEPTS["send"] + _CONCEPTS["order"]).flatmap(_match_of)) + " " + text
-    if name == "closer":  # a closer counts beside the task it forges
-        text += " " + data.draw(st.sampled_from(_CONCEPTS["newtask"]).flatmap(_match_of))
+    if name == "loot":  # a secret counts beside a verb that carries it off (round 14)
+        text = (
+            data.draw(
+                st.sampled_from(
+                    _CONCEPTS["send"] + (r"\b(?:send|upload|email|post|forward|transfer|append)\b",)
+                ).flatmap(_match_of)
+            )
+            + " "
+            + text
+        )
+    if name == "closer":  # a closer counts beside the words of the new task it forges (not a turn: "<user>")
+        text += " " + data.draw(st.sampled_from(_CONCEPTS["newtask"][:2]).flatmap(_match_of))
     runs = set(text.encode().translate(_LETTERS).split())
     assert gate_open(runs), text
 

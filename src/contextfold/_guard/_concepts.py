@@ -238,7 +238,7 @@ def concept_findings(text: str) -> list[Finding]:
     """
     if text.isascii():
         return []
-    if not has_blank_run(text):
+    if not has_blank_run(text) or _SCRIPTS.search(text) is None:  # no padding, or no word of these scripts
         spans = _spans(text)
     else:
         view = Collapsed(text, 0, len(text))

@@ -194,8 +194,8 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
     # team"; "the administrator has authorised ..."; a department in brackets (round 14).
     "authority": (
         r"\b(?:message|notice|note|notification|directive|instructions?|update|alert|memo|announcement|request|word) from (?:the |your |an? )?(?:[a-z0-9-]{2,20} ){0,3}(?:team|department|staff|administrators?|admins?|operators?|developers?|owners?|maintainers?|moderators?|openai|anthropic)\b",
-        r"\bthis (?:message|notice|e-?mail|request) (?:comes|is) from (?:the |your )?(?:[a-z0-9-]{2,20} ){0,3}(?:team|department|administrators?|admins?|operators?|developers?|owners?|maintainers?)\b|\bthis is (?:the|your) (?:[a-z0-9-]{2,20} ){0,3}(?:team|department|administrator|admin|operator|developer|maintainers)\b",
-        r"\b(?:system|official|admin(?:istrator)?|operator|developer|compliance|policy|maintainer) (?:notice|update|announcement|alert|directive|bulletin|override|message|note)s?\b",
+        r"\bthis (?:message|notice|e-?mail|request) (?:comes|is) from (?:the |your )?(?:[a-z0-9-]{2,20} ){0,3}(?:team|department|administrators?|admins?|operators?|developers?|owners?|maintainers?)\b|\bthis is (?:the|your) (?:[a-z0-9-]{2,20} ){0,3}(?:team|department|administrator|operator|maintainers)\b",
+        r"\b(?:system|official|admin(?:istrator)?|operator|developer|compliance|policy|maintainer) (?:notice|announcement|alert|directive|bulletin|note)s?\b",
         r"\b(?:operators?|administrators?|admins?|developers?|owners?|maintainers?) (?:has|have) (?:now |just |already )?(?:authori[sz]ed|approved|granted|allowed|enabled|permitted|cleared|whitelisted)\b",
         r"\[(?:[a-z]{2,20} ){0,2}(?:department|compliance)\]",
         r"\b(?:nachricht|hinweis|mitteilung|anweisung) (?:vom|von der|von|des|der) (?:[a-z-]{2,20} ){0,2}(?:systemadministrator|administrator|admin|entwickler\w{0,2}|betreiber\w{0,2}|sicherheitsteam|it-abteilung)\b",
@@ -205,7 +205,8 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
     # A forged boundary: the end of a tool result, document or message, or its closing tag (round 14) ...
     "closer": (
         r"\bend of (?:the )?(?:tool|function|search|api|command|web|page|article|file|document|email|e-mail|message|context|conversation|input|data|transcript|results?|output|content|untrusted|retrieved|user)\b",
-        r"</(?:tool_results?|tool_output|tool_response|function_results?|function_output|search_results?|documents?|context|user_input|input|data|untrusted_[a-z_]{1,20}|retrieved_[a-z_]{1,20}|email|content|output|results?|observation)>",
+        # (not ``</output>`` or ``</result>``: agent harnesses wrap every tool result in them)
+        r"</(?:tool_results?|tool_output|tool_response|function_results?|function_output|search_results?|documents?|context|user_input|untrusted_[a-z_]{1,20}|retrieved_[a-z_]{1,20})>",
     ),
     # ... and what follows it: a new task or request, the user's "real" request, instructions for the agent, a turn.
     "newtask": (
@@ -296,8 +297,9 @@ _ANCHORS = ("addr", "override", "void", "now", "persona", "hide", "lasting", "me
 # their words have a space (a superset of the anchors of the collapsed text, `Collapsed`).
 _BLANK_BYTES = (b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c")
 _BLANKS = r"[\x20\t\n\r\x0b\x0c]"
-# A run of two or more blanks, or one blank other than a space (a tab between two words reads as a space).
-_BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}|[\t\r\x0b\x0c]")
+# A run of two or more blanks; in text (the other-script passes, whose words are not folded) also one blank other
+# than a space (a tab between two words reads as a space; the folded bytes of this pass read a tab as a separator).
+_BLANK_RUN = re.compile(_BLANKS.encode() + rb"{2,}")
 _BLANK_RUN_STR = re.compile(_BLANKS + "{2,}|[\t\r\x0b\x0c]")
 _ANY_BLANKS = re.compile(_BLANKS.encode() + rb"+")
 
@@ -356,8 +358,11 @@ _NOTICE_WORDS = (
     "system|official|admin|administrator|operator|developer|compliance|policy|maintainer|from|equipe|equipes"
     "|administrateur|administrateurs|operateur|operateurs|developpeur|developpeurs|service|services"
 )
+_FRENCH_SENDERS = (
+    "equipe|equipes|administrateur|administrateurs|operateur|operateurs|developpeur|developpeurs|service|services"
+)
 _PAIRED = {
-    "message": _AI_WORDS + "|" + _NOTICE_WORDS, "note": _AI_WORDS + "|" + _NOTICE_WORDS, "instruction": _AI_WORDS, "instructions": _AI_WORDS,
+    "message": _AI_WORDS + "|" + _FRENCH_SENDERS, "note": _AI_WORDS + "|" + _NOTICE_WORDS, "instruction": _AI_WORDS, "instructions": _AI_WORDS,
     "hello": _AI_WORDS, "hey": _AI_WORDS, "dear": _AI_WORDS, "attention": _AI_WORDS + "|pay",
     "ignore": _INSTRUCTION_WORDS, "disregard": _INSTRUCTION_WORDS, "forget": _INSTRUCTION_WORDS,
     "override": _INSTRUCTION_WORDS, "bypass": _INSTRUCTION_WORDS, "point": "this", "moment": "this|diesem|ce", "now": "from", "forward": "going",
@@ -417,19 +422,29 @@ def _spellings(pattern: str, most: int = 4096) -> set[str]:
     return walk(list(sre.parse(pattern)))
 
 
-def _words(*concepts: str) -> str:
-    """The letter runs of the spellings of ``concepts`` ("a|b|..."): the partners of the round-14 anchors."""
-    return "|".join(
-        sorted(
-            {w for c in concepts for alt in _CONCEPTS[c] for s in _spellings(alt) for w in re.findall(r"[a-z]{2,}", s)}
-        )
-    )
-
-
 # Round 14's anchors: a secret counts beside a verb that sends it, a claimed sender beside its sender or its verb, a
 # closer beside the task it forges.
-_VERBS = _words("order", "send")
-_AFTER_CLOSER = _words("newtask", "instructions", "override")
+# The verbs that carry something off: the "send" concept's, and the orders' that do (the other orders, "run",
+# "add", "list", are in every piece of code).
+_CARRY = "send upload email post forward transfer append envoie envoyez envia envie invia sende schicke schick"
+_VERBS = "|".join(
+    sorted(
+        {w for alt in _CONCEPTS["send"] for x in _spellings(alt) for w in re.findall(r"[a-z]{2,}", x)}
+        | set(_CARRY.split())
+    )
+)
+# What follows a forged closer: the words of a new task, of instructions, of an override (not "the" or "for").
+_AFTER_CLOSER = (
+    "new|updated|real|actual|true|next|additional|further|revised|instructions|instruction|task|tasks|request|requests"
+    "|orders|order|directives|directive|objectives|user|human|assistant|system|changed|amended|ignore|disregard|forget"
+    "|override|bypass|prompt|prompts|guidelines|programming|told"
+)
+# A new task's own words (a closing ``</document>`` counts beside them).
+_NEW_TASK = "new|updated|real|actual|next|additional|further|revised|instructions|instruction|task|tasks|request|requests|changed|amended"
+_CLOSED = (
+    "tool|function|search|api|command|web|page|article|file|document|email|mail|message|context|conversation|input"
+    "|data|transcript|result|results|output|content|untrusted|retrieved|user"
+)
 _SENDERS = (
     "team|department|staff|administrator|administrators|admin|admins|operator|operators|developer|developers|owner"
     "|owners|maintainer|maintainers|moderator|moderators|openai|anthropic"
@@ -452,10 +467,10 @@ _ROUND14_PAIRED: tuple[tuple[str, str | None], ...] = (
         _VERBS,
     ),
     ("from", _SENDERS),
-    ("this", _SENDERS + "|from"),
+    ("this", "comes|from|team|department|administrator|operator|maintainers"),
     (
-        "notice notices update updates announcement announcements alert alerts directive directives bulletin bulletins"
-        " override overrides message messages note notes avis notification",
+        "notice notices announcement announcements alert alerts directive directives bulletin bulletins note notes avis"
+        " notification",
         _NOTICE,
     ),
     ("authorized authorised approved granted allowed enabled permitted cleared whitelisted", "has|have"),
@@ -464,11 +479,14 @@ _ROUND14_PAIRED: tuple[tuple[str, str | None], ...] = (
     ("mitteilung", "vom|von|des|der"),
     ("notificacion comunicado", "del|de|da|do|dos"),
     ("avviso comunicazione", "dal|dall|dalla|del|dello"),
-    (
-        "end tool results result output response function search documents document context user input data untrusted"
-        " retrieved email content observation",
-        _AFTER_CLOSER,
-    ),
+    ("end", _CLOSED),
+    # a closing tag: its own words ("tool" beside "result"), or beside a new task's (``</document>``, ``</context>``)
+    ("tool", "results|result|output|response"),
+    ("function", "results|result|output"),
+    ("search", "results|result"),
+    ("user", "input"),
+    ("untrusted retrieved", None),
+    ("documents document context", _NEW_TASK),
     ("whenever", "you"),
     ("assistant agent chatbot gemini copilot", "when|if|before|after|please|now|once|from"),
 )

@@ -249,8 +249,12 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
         end = len(marks) if end == -1 else end
         i = marks.find(_B64_RUN, end)
         # A key or a query before the payload ("metadata=U2Vu...", "?d=SWdu..."): base64 pads only at its end.
-        core = len(raw[start:end].rstrip(b"="))
-        inner = raw.rfind(b"=", start, start + core)
+        inner = raw.find(b"=", start, end)
+        if inner >= 0:
+            core = end
+            while core > start and raw[core - 1] == 61:  # the padding at its end is no key
+                core -= 1
+            inner = raw.rfind(b"=", start, core)
         if inner >= 0:
             start = inner + 1
             if end - start < len(_B64_RUN):
@@ -346,6 +350,7 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
 
 
 _SCRIPT_FIRST = tuple(frozenset(lit[0] for lit in rule[3]) for rule in _SCRIPT_RULES)
+_ALL_FIRST = frozenset().union(*_SCRIPT_FIRST)
 
 
 def _script_findings(text: str) -> list[Finding]:
@@ -366,8 +371,12 @@ def _script_findings(text: str) -> list[Finding]:
         pos = cut
     spans: dict[int, list[list[int]]] = {}
     for offset, piece in pieces:
-        # A run of blanks reads as one (the Latin pass's `Collapsed`): "теперь   ты" is "теперь ты".
-        view = Collapsed(piece, 0, len(piece)) if has_blank_run(piece) else None
+        # A run of blanks reads as one (the Latin pass's `Collapsed`): "теперь   ты" is "теперь ты". Only a piece
+        # holding the first character of a rule's literal is read so (blank runs fill code, not only padding).
+        chars = set(piece.lower())
+        view = None
+        if not chars.isdisjoint(_ALL_FIRST) and has_blank_run(piece):
+            view = Collapsed(piece, 0, len(piece))
         read = piece if view is None else view.text
         low = read.lower()
         if len(low) != len(read):  # lower() changed a length (rare letters): read the piece as it is
