@@ -225,8 +225,14 @@ def _sparse_hits(text: str, places: list[int]) -> Iterator[tuple[int, int, froze
             stretches.append([p - _REACH, p + _REACH])
     for lo, hi in stretches:
         lo, hi = max(0, lo), min(n, hi)
-        for start, end, found in _hits(_lower(text[lo:hi])):
-            yield start + lo, end + lo, found
+        part = text[lo:hi]
+        if not has_blank_run(part):
+            for start, end, found in _hits(_lower(part)):
+                yield start + lo, end + lo, found
+            continue
+        view = Collapsed(part, 0, len(part))  # a run of blanks reads as one character here too
+        for start, end, found in _hits(_lower(view.text)):
+            yield view.origin(start) + lo, view.origin(end - 1) + 1 + lo, found
 
 
 def concept_findings(text: str) -> list[Finding]:
@@ -238,23 +244,23 @@ def concept_findings(text: str) -> list[Finding]:
     """
     if text.isascii():
         return []
-    if not has_blank_run(text) or _SCRIPTS.search(text) is None:  # no padding, or no word of these scripts
-        spans = _spans(text)
+    places = _script_places(text) if len(text) > _LARGE and _ALL_SCRIPTED else None
+    if places is not None:  # a large text with few characters of these scripts: their stretches (read collapsed)
+        spans = _spans(text, places) if places else []
+    elif not has_blank_run(text) or _SCRIPTS.search(text) is None:  # no padding, or no word of these scripts
+        spans = _spans(text, None)
     else:
         view = Collapsed(text, 0, len(text))
-        spans = [[view.origin(a), view.origin(b - 1) + 1] for a, b in _spans(view.text)]
+        spans = [[view.origin(a), view.origin(b - 1) + 1] for a, b in _spans(view.text, None)]
     return [
         Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
         for start, end in spans
     ]
 
 
-def _spans(text: str) -> list[list[int]]:
-    """Where concepts that make an injection meet in ``text`` (see `concept_findings`)."""
-    places = _script_places(text) if len(text) > _LARGE and _ALL_SCRIPTED else None
+def _spans(text: str, places: list[int] | None) -> list[list[int]]:
+    """Where concepts that make an injection meet in ``text`` (see `concept_findings`); ``places``: read only there."""
     if places is not None:  # a large text with few characters of these scripts: only the stretches around them
-        if not places:
-            return []
         hits = _sparse_hits(text, places)
     else:
         if _SCRIPTS.search(text) is None:

@@ -373,15 +373,17 @@ def _script_findings(text: str) -> list[Finding]:
     for offset, piece in pieces:
         # A run of blanks reads as one (the Latin pass's `Collapsed`): "теперь   ты" is "теперь ты". Only a piece
         # holding the first character of a rule's literal is read so (blank runs fill code, not only padding).
-        chars = set(piece.lower())
+        low = piece.lower()
+        if len(low) != len(piece):  # lower() changed a length (rare letters): read the piece as it is
+            low = piece
+        chars = set(low)
         view = None
         if not chars.isdisjoint(_ALL_FIRST) and has_blank_run(piece):
             view = Collapsed(piece, 0, len(piece))
-        read = piece if view is None else view.text
-        low = read.lower()
-        if len(low) != len(read):  # lower() changed a length (rare letters): read the piece as it is
-            low = read
-        chars = set(low)
+            low = view.text.lower()
+            if len(low) != len(view.text):
+                low = view.text
+            chars = set(low)
         for k, (_, _, _, literals, pattern) in enumerate(_SCRIPT_RULES):
             if chars.isdisjoint(_SCRIPT_FIRST[k]) or not any(lit in low for lit in literals):
                 continue
