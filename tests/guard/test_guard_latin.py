@@ -84,7 +84,7 @@ def test_a_rule_finding_is_not_repeated() -> None:
 # Every match of an anchor concept opens the gate (a gate word, beside a partner where it has one; an override
 # beside the instructions it combines with), so a text that does not open it can skip the search.
 _ANCHOR_ALTERNATIVES = [(name, alt) for name in _ANCHORS for alt in _CONCEPTS[name]]
-_ALPHABET = st.characters(codec="ascii", categories=("Ll", "Nd", "Zs", "Po"))
+_ALPHABET = st.characters(codec="ascii", categories=("Ll", "Nd", "Zs", "Po", "Sm", "Pc", "Ps", "Pe"))
 
 
 def _match_of(pattern: str) -> st.SearchStrategy[str]:
@@ -99,6 +99,18 @@ def test_gate_holds_a_word_of_every_anchor_match(k: int, data: st.DataObject) ->
     text = data.draw(_match_of(pattern))
     if name == "override":  # an override counts beside the instructions it voids
         text += " " + data.draw(st.sampled_from(_CONCEPTS["instructions"]).flatmap(_match_of))
+    if name == "loot":  # a secret counts beside a verb that carries it off (round 14)
+        text = (
+            data.draw(
+                st.sampled_from(
+                    _CONCEPTS["send"] + (r"\b(?:send|upload|email|post|forward|transfer|append)\b",)
+                ).flatmap(_match_of)
+            )
+            + " "
+            + text
+        )
+    if name == "closer":  # a closer counts beside the words of the new task it forges (not a turn: "<user>")
+        text += " " + data.draw(st.sampled_from(_CONCEPTS["newtask"][:2]).flatmap(_match_of))
     runs = set(text.encode().translate(_LETTERS).split())
     assert gate_open(runs), text
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import re2
 
 from contextfold._guard._findings import Finding
+from contextfold._guard._latin import Collapsed, has_blank_run
 
 __all__ = ["WINDOW", "concept_findings"]
 
@@ -105,10 +106,24 @@ _CONCEPTS: dict[str, tuple[str, ...]] = {
         "을 읽고 있는", "를 읽고 있는", "을 처리하는", "를 처리하는",
     ),
     "action": (
-        "输出", "显示", "发送", "打印", "告诉我", "删除", "执行", "泄露", "透露",
-        "出力", "表示して", "送信", "教えて", "削除", "実行",
-        "выведи", "покажи", "отправь", "удали", "выполни", "раскрой", "напиши",
-        "출력", "보여", "보내", "삭제", "실행",
+        "输出", "显示", "发送", "打印", "告诉我", "删除", "执行", "泄露", "透露", "上传",
+        "出力", "表示して", "送信", "教えて", "削除", "実行", "アップロード",
+        "выведи", "покажи", "отправь", "отправить", "отправьте", "перешли", "загрузи", "удали", "выполни", "раскрой",
+        "напиши",
+        "출력", "보여", "보내", "삭제", "실행", "업로드",
+    ),
+    # Round 14: the reader allowed by a claimed authority ("администратор разрешил тебе"), and a lasting change to
+    # every answer ("すべての回答", "每次回答"), as the Latin-script pass has them.
+    "grant": (
+        "授权你", "已授权", "允许你", "批准你", "許可されています", "許可しました", "承認しました", "権限を付与",
+        "разрешил тебе", "разрешает тебе", "разрешено тебе", "разрешил вам", "разрешено вам", "дал тебе право",
+        "승인했습니다", "허용합니다", "권한을 부여",
+    ),
+    "lasting": (
+        "所有回答", "每个回答", "每次回答", "每一个回答", "所有的回答", "以后的回答", "之后的所有",
+        "すべての回答", "全ての回答", "毎回の回答", "今後の回答", "全ての返答", "すべての返答",
+        "каждом ответе", "каждый ответ", "всех ответах", "все ответы", "каждом своём ответе", "каждом своем ответе",
+        "모든 답변", "모든 응답", "매 답변",
     ),
 }  # fmt: skip
 
@@ -131,6 +146,8 @@ _COMBINATIONS: tuple[frozenset[str], ...] = tuple(
         "reader ai action",
         "reader ai hide",
         "reader ai secret",
+        "ai grant action",
+        "lasting hide",
     )
 )
 
@@ -208,21 +225,42 @@ def _sparse_hits(text: str, places: list[int]) -> Iterator[tuple[int, int, froze
             stretches.append([p - _REACH, p + _REACH])
     for lo, hi in stretches:
         lo, hi = max(0, lo), min(n, hi)
-        for start, end, found in _hits(_lower(text[lo:hi])):
-            yield start + lo, end + lo, found
+        part = text[lo:hi]
+        if not has_blank_run(part):
+            for start, end, found in _hits(_lower(part)):
+                yield start + lo, end + lo, found
+            continue
+        view = Collapsed(part, 0, len(part))  # a run of blanks reads as one character here too
+        for start, end, found in _hits(_lower(view.text)):
+            yield view.origin(start) + lo, view.origin(end - 1) + 1 + lo, found
 
 
 def concept_findings(text: str) -> list[Finding]:
     """Medium findings where concepts that make an injection meet in Chinese, Japanese, Korean or Cyrillic text.
 
-    Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed.
+    Part of the other-script view (`contextfold._guard._views`), which calls it with format characters removed. A
+    run of blanks reads as one character (`contextfold._guard._latin.Collapsed`, the Latin pass's reading), so
+    padding between words ("теперь   ты") hides no concept word and pushes no partner out of the window.
     """
     if text.isascii():
         return []
     places = _script_places(text) if len(text) > _LARGE and _ALL_SCRIPTED else None
+    if places is not None:  # a large text with few characters of these scripts: their stretches (read collapsed)
+        spans = _spans(text, places) if places else []
+    elif not has_blank_run(text) or _SCRIPTS.search(text) is None:  # no padding, or no word of these scripts
+        spans = _spans(text, None)
+    else:
+        view = Collapsed(text, 0, len(text))
+        spans = [[view.origin(a), view.origin(b - 1) + 1] for a, b in _spans(view.text, None)]
+    return [
+        Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
+        for start, end in spans
+    ]
+
+
+def _spans(text: str, places: list[int] | None) -> list[list[int]]:
+    """Where concepts that make an injection meet in ``text`` (see `concept_findings`); ``places``: read only there."""
     if places is not None:  # a large text with few characters of these scripts: only the stretches around them
-        if not places:
-            return []
         hits = _sparse_hits(text, places)
     else:
         if _SCRIPTS.search(text) is None:
@@ -252,7 +290,4 @@ def concept_findings(text: str) -> list[Finding]:
             break
         else:
             spans.append([start, end])
-    return [
-        Finding("instruction_injection", "medium", start, end, " ".join(text[start:end][:80].split()), RULE_ID)
-        for start, end in spans
-    ]
+    return spans

@@ -1309,7 +1309,8 @@ def _inside_quote(low: str, start: int) -> int:
                 return line + seg.rfind(q_open)
         elif seg.rfind(q_open) > seg.rfind(q_close):
             return line + seg.rfind(q_open)
-    opens = list(re.finditer(r"(?:^|(?<=[\s(:]))'(?=\w)", seg))
+    # The character at ``start`` is read too: a quote right before the finding opens on the word it starts with.
+    opens = list(re.finditer(r"(?:^|(?<=[\s(:]))'(?=\w)", seg + low[start : start + 1]))
     m = opens[-1] if opens else None
     if m is not None and not re.search(r"\w'(?=[\s.,;:!?)]|$)", seg[m.end() :]):
         return line + m.start()

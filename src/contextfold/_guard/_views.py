@@ -24,6 +24,7 @@ import re2
 
 from contextfold._guard._concepts import concept_findings
 from contextfold._guard._findings import Category, Finding, Severity
+from contextfold._guard._latin import Collapsed, has_blank_run
 from contextfold._guard._normalize import _INVISIBLE
 
 __all__ = ["view_findings"]
@@ -247,6 +248,17 @@ def _decoded_runs(text: str, raw: bytes) -> list[tuple[int, int, str, str]]:
         start, end = i, marks.find(b" ", i)
         end = len(marks) if end == -1 else end
         i = marks.find(_B64_RUN, end)
+        # A key or a query before the payload ("metadata=U2Vu...", "?d=SWdu..."): base64 pads only at its end.
+        inner = raw.find(b"=", start, end)
+        if inner >= 0:
+            core = end
+            while core > start and raw[core - 1] == 61:  # the padding at its end is no key
+                core -= 1
+            inner = raw.rfind(b"=", start, core)
+        if inner >= 0:
+            start = inner + 1
+            if end - start < len(_B64_RUN):
+                continue
         # A path ("/usr/lib/..."), a word or an identifier (no digit, "+" or "="): no payload of text.
         if raw[start] == 47 or signs.find(b"d", start, end) < 0 or raw.count(b"/", start, end) * 16 > end - start:
             continue
@@ -305,8 +317,9 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
      re.compile(r"(?:игнорир(?!уем|ует|ован|ан)\w{0,6}|забуд\w{0,4}|пренебреги\w{0,2}|не обращай\w{0,2} внимания на)[^.!?\n]{0,50}?(?:инструкци\w{0,3}|указани\w{0,3}|правил\w{0,3}|команд\w{0,3}|всё|все,? что|предыдущ\w{0,3})")),
     ("secret.prompt_ru", "secret_extraction", "high", ("системн", "секретн"),
      re.compile(r"(?:покажи|выведи|раскрой|расскажи|напиши|назови|дай|сообщи|какой|каков)\w{0,3}[^.!?\n]{0,30}?(?:системн\w{0,3} (?:промпт|подсказк|инструкци|сообщени)\w{0,3}|секретн\w{0,3} (?:ключ|код|парол)\w{0,3})")),
+    # "Теперь ты можешь войти" (now you can sign in) is UI text, not a new persona.
     ("role.persona_ru", "role_confusion", "medium", ("теперь ты", "отныне", "с этого момента"),
-     re.compile(r"(?:ты теперь|теперь ты|отныне ты|с этого момента ты)\b")),
+     re.compile(r"(?:ты теперь|теперь ты|отныне ты|с этого момента ты)\b(?! (?:можешь|сможешь)\b)")),
     ("override.ignore_zh", "system_override", "high", ("忽略", "无视", "無視", "忘记", "忘記", "忽视", "忽視", "不要理", "放弃", "放棄", "跳过", "跳過"),
      re.compile(r"(?<![被将將会會可已])(?:忽略|无视|無視|忘记|忘記|忽视|忽視|不要理会|不要理會|放弃|放棄|跳过|跳過)[^。！？\n]{0,20}?(?:指令|指示|说明|說明|规则|規則|要求|命令|提示|设定|設定|一切|所有|限制|告诉你|告訴你)")),
     ("secret.prompt_zh", "secret_extraction", "high", ("系统", "系統", "提示词", "提示詞", "秘密", "密钥", "密鑰", "初始指令"),
@@ -337,13 +350,14 @@ _SCRIPT_RULES: tuple[tuple[str, Category, Severity, tuple[str, ...], re.Pattern[
 
 
 _SCRIPT_FIRST = tuple(frozenset(lit[0] for lit in rule[3]) for rule in _SCRIPT_RULES)
+_ALL_FIRST = frozenset().union(*_SCRIPT_FIRST)
 
 
 def _script_findings(text: str) -> list[Finding]:
     """The other-script rules over the parts of ``text`` that hold a non-ASCII character (a match spans no line).
 
     A rule runs only in a part holding the first character of one of its literals (a set of the part's characters
-    is one C-level pass), and reports like the scan: matches fewer than 8 characters apart are one finding, at most
+    is one C-level pass), reads a run of blanks as one character, and reports like the scan: matches fewer than 8 characters apart are one finding, at most
     64 findings a rule, the last spanning the rest.
     """
     pieces: list[tuple[int, str]] = []
@@ -357,16 +371,28 @@ def _script_findings(text: str) -> list[Finding]:
         pos = cut
     spans: dict[int, list[list[int]]] = {}
     for offset, piece in pieces:
+        # A run of blanks reads as one (the Latin pass's `Collapsed`): "теперь   ты" is "теперь ты". Only a piece
+        # holding the first character of a rule's literal is read so (blank runs fill code, not only padding).
         low = piece.lower()
         if len(low) != len(piece):  # lower() changed a length (rare letters): read the piece as it is
             low = piece
         chars = set(low)
+        view = None
+        if not chars.isdisjoint(_ALL_FIRST) and has_blank_run(piece):
+            view = Collapsed(piece, 0, len(piece))
+            low = view.text.lower()
+            if len(low) != len(view.text):
+                low = view.text
+            chars = set(low)
         for k, (_, _, _, literals, pattern) in enumerate(_SCRIPT_RULES):
             if chars.isdisjoint(_SCRIPT_FIRST[k]) or not any(lit in low for lit in literals):
                 continue
             got = spans.setdefault(k, [])
             for m in pattern.finditer(low):
-                start, end = m.start() + offset, m.end() + offset
+                a, b = m.span()
+                if view is not None:
+                    a, b = view.origin(a), view.origin(b - 1) + 1
+                start, end = a + offset, b + offset
                 if got and (start - got[-1][1] <= 8 or len(got) >= 64):
                     got[-1][1] = max(got[-1][1], end)
                 else:
