@@ -41,6 +41,7 @@ from contextfold.proxy._engine import Engine, Outcome
 from contextfold.proxy._relay import (
     StreamedAnswer,
     adjust_usage,
+    content_coding,
     decode_request_body,
     error_body,
     header_map,
@@ -300,27 +301,16 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
     else:
         raw = b"".join(chunks)
         payload = raw
-        text: bytes | None = raw
-        coding = headers.get("content-encoding", "identity")
-        if fmt is not None and request.method == "POST" and coding.strip().lower() not in ("", "identity"):
+        if fmt is not None and request.method == "POST":
+            coding = content_coding(headers)
             try:
-                text = decode_request_body(raw, coding, config.max_body_bytes)
+                text = raw if coding is None else decode_request_body(raw, coding, config.max_body_bytes)
             except ValueError as exc:  # its coding, a corrupt stream, or over the cap decoded
-                reason, text = f"encoded body: {exc}", None
-        if fmt is not None and request.method == "POST" and text is not None:
-            try:
-                body = orjson.loads(text)
-                if not isinstance(body, dict):
-                    raise ValueError("the body is not a JSON object")
-                outcome = await state.engine.rewrite(fmt, body, headers, tenant)
-                if outcome.body is not None:
+                reason = f"encoded body: {exc}"
+            else:
+                outcome, reason = await _rewrite(state, fmt, text, headers, tenant)
+                if outcome is not None and outcome.body is not None:
                     payload = outcome.body
-            except StoreError as exc:
-                reason = f"session store: {exc}"
-            except (orjson.JSONDecodeError, ValueError) as exc:
-                reason = f"unparsable body: {str(exc)[:120]}"
-            except Exception as exc:
-                reason = f"internal error: {type(exc).__name__}: {str(exc)[:160]}"
     if reason:
         state.metrics.fail_open.labels(reason.split(":")[0]).inc()
     elapsed = time.perf_counter() - started
@@ -341,6 +331,23 @@ async def _relay(state: ProxyState, request: Request) -> Response | StreamedAnsw
         # response's background task after its last byte): store writes never compete with relaying the answer.
         response.background = BackgroundTask(_after_response, state, tenant, outcome)
     return response
+
+
+async def _rewrite(
+    state: ProxyState, fmt: WireFormat, text: bytes, headers: Mapping[str, str], tenant: str
+) -> tuple[Outcome | None, str]:
+    """The engine's rewrite of a JSON body, or why the request is forwarded unchanged (fail open)."""
+    try:
+        body = orjson.loads(text)
+        if not isinstance(body, dict):
+            raise ValueError("the body is not a JSON object")
+        return await state.engine.rewrite(fmt, body, headers, tenant), ""
+    except StoreError as exc:
+        return None, f"session store: {exc}"
+    except (orjson.JSONDecodeError, ValueError) as exc:
+        return None, f"unparsable body: {str(exc)[:120]}"
+    except Exception as exc:
+        return None, f"internal error: {type(exc).__name__}: {str(exc)[:160]}"
 
 
 _CLIENT_DEFAULTS = ("accept", "accept-encoding", "user-agent")
@@ -370,9 +377,11 @@ async def _forward(
 
     client = state.client
     assert client is not None, "the app's lifespan did not run"
-    # A rewrite of a compressed request goes out decoded; the client's own bytes keep their content-encoding.
-    encoded = headers.get("content-encoding", "identity").strip().lower() not in ("", "identity")
-    forwarded_headers = request_headers(request.headers.items(), identity=virtual, decoded=encoded and bool(original))
+    client_headers = request_headers(request.headers.items(), identity=virtual)
+    forwarded_headers = client_headers
+    if original is not None and content_coding(headers) is not None:
+        # A rewrite of a compressed request goes out decoded; the client's own bytes keep their content-encoding.
+        forwarded_headers = request_headers(request.headers.items(), identity=virtual, decoded=True)
     sent = {name.lower() for name, _ in forwarded_headers}
     lean = state.upstream if request.method == "POST" and isinstance(payload, bytes) else None
     if lean is not None and not lean.direct(url):
@@ -395,9 +404,7 @@ async def _forward(
             await upstream.aclose()
             state.metrics.fail_open.labels("upstream refused the rewrite").inc()
             state.log("contextfold proxy: the upstream refused the rewritten request (400); sent the original instead")
-            if encoded:
-                forwarded_headers = request_headers(request.headers.items(), identity=virtual)
-            upstream = await send(original, forwarded_headers)
+            upstream = await send(original, client_headers)
             outcome = None
     except (httpx2.HTTPError, UpstreamError) as exc:
         message = f"contextfold proxy: cannot reach the upstream {url.split('?')[0]}: {type(exc).__name__}"

@@ -21,6 +21,7 @@ __all__ = [
     "HOP_BY_HOP",
     "StreamedAnswer",
     "adjust_usage",
+    "content_coding",
     "decode_request_body",
     "error_body",
     "request_headers",
@@ -54,6 +55,12 @@ def upstream_url(base: str, path: str, query: str, *, strip_v1: bool) -> str:
     elif strip_v1 and path == "/v1":
         path = ""
     return base + path + (f"?{query}" if query else "")
+
+
+def content_coding(headers: Mapping[str, str]) -> str | None:
+    """A request's ``content-encoding``, lower case, or ``None`` for a body sent as is (absent or ``identity``)."""
+    coding = headers.get("content-encoding", "").strip().lower()
+    return None if coding in ("", "identity") else coding
 
 
 def decode_request_body(raw: bytes, coding: str, cap: int) -> bytes:
